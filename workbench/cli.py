@@ -1,0 +1,176 @@
+"""The ``workbench`` command line.
+
+Every command reports bad input as a one-line (or one-block) message naming
+the file and place, and exits with status 2; it never shows a traceback for
+a problem in the user's files or arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import ReelsetError, WorkbenchError
+
+EXIT_OK = 0
+EXIT_PROBLEM = 2
+EXIT_INTERRUPTED = 130
+
+
+def _json_default(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)
+
+
+def _finite(obj):
+    """Replace inf/nan by None so the output is strict JSON."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def print_json(data) -> None:
+    print(json.dumps(_finite(data), indent=2, default=_json_default))
+
+
+# ---------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------
+def cmd_validate(args) -> int:
+    from .reelset import validate_file
+
+    status = EXIT_OK
+    for path in args.files:
+        problems = validate_file(path)
+        if problems:
+            status = EXIT_PROBLEM
+            print(f"{path}: {len(problems)} problem(s)", file=sys.stderr)
+            for p in problems:
+                print(f"  {p}", file=sys.stderr)
+        else:
+            print(f"{path}: ok")
+    return status
+
+
+def _games(args) -> list[str]:
+    from .reelset import shipped_games
+
+    if getattr(args, "all", False):
+        return shipped_games()
+    if not args.game:
+        raise WorkbenchError("name a GAME (a reelset path or shipped name) or use --all")
+    return [args.game]
+
+
+def render_par_text(sheet) -> str:
+    import pandas as pd
+
+    with pd.option_context("display.width", 140, "display.max_columns", 20, "display.max_rows", 500,
+                           "display.float_format", lambda v: f"{v:.6g}"):
+        parts = [
+            f"PAR sheet: {sheet.game.name} ({sheet.mode} game)",
+            "=" * 60,
+            sheet.summary.to_string(),
+            "",
+            "Symbol counts",
+            sheet.symbol_counts.to_string(),
+            "",
+            "Line combinations (pay x line bet; hits over the full cycle, all lines; rtp x total bet)",
+            sheet.combinations.to_string(index=False),
+        ]
+        if len(sheet.scatter_pays):
+            parts += ["", "Scatter pays", sheet.scatter_pays.to_string(index=False)]
+        if len(sheet.triggers):
+            parts += ["", "Feature triggers", sheet.triggers.to_string(index=False)]
+        parts += ["", "Prize structure (x total bet)", sheet.prize_structure.to_string(index=False), ""]
+    return "\n".join(parts)
+
+
+def cmd_par(args) -> int:
+    from .exact import par
+    from .reelset import load_game
+
+    results = []
+    for name in _games(args):
+        game = load_game(name)
+        sheet = par(game, args.mode, full_cycle="auto" if not args.no_cycle else False, budget=args.budget)
+        if args.xlsx:
+            out = Path(args.xlsx)
+            if len(_games(args)) > 1 or out.is_dir():
+                out.mkdir(parents=True, exist_ok=True)
+                out = out / f"{Path(game.path).stem}_par.xlsx"
+            sheet.to_excel(out)
+        if args.json:
+            results.append(sheet.to_dict())
+        else:
+            print(render_par_text(sheet))
+    if args.json:
+        print_json(results[0] if len(results) == 1 else results)
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    from .reelset import load_game, shipped_games
+
+    for name in shipped_games():
+        try:
+            game = load_game(name)
+            print(f"{name:32s} {game.name} ({game.reels} reels, {len(game.paylines)} lines, module {game.game_module})")
+        except ReelsetError as exc:
+            print(f"{name:32s} INVALID: {exc.problems[0]}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="workbench", description="Slot-game mathematics workbench.")
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check reelset files; print every problem; exit 2 if any")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("par", help="exact PAR sheet of a game's base game")
+    p.add_argument("game", nargs="?", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("--all", action="store_true", help="every shipped reelset")
+    p.add_argument("--mode", default="base", help="strip-set mode to analyse (default: base)")
+    p.add_argument("--json", action="store_true", help="print a JSON object instead of tables")
+    p.add_argument("--xlsx", metavar="OUT", help="also write the PAR sheet as an .xlsx workbook")
+    p.add_argument("--no-cycle", action="store_true", help="skip the full-cycle distribution")
+    p.add_argument("--budget", type=int, default=2_000_000_000, help="max window combinations for the full cycle")
+    p.set_defaults(func=cmd_par)
+
+    p = sub.add_parser("list", help="list the shipped games")
+    p.set_defaults(func=cmd_list)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except WorkbenchError as exc:
+        print(f"workbench: {exc}", file=sys.stderr)
+        return EXIT_PROBLEM
+    except KeyboardInterrupt:
+        print("workbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,450 @@
+"""The PAR sheet: exact base-game math of one game mode, as objects and DataFrames."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from ..errors import WorkbenchError
+from ..model import Game, StripSet
+from ..stats import WinDistribution, WinStatistics
+from .cycle import DEFAULT_BUDGET, cycle_histogram, window_combinations
+from .lines import LineAutomaton, build_automaton, combination_counts, line_state_counts
+from .scatters import ScatterCounts, scatter_counts
+from .spin import SpinMoments, spin_moments
+from .windows import PayScale, ReelWindows, pay_scale, row_symbol_weights, strip_set_windows
+
+PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
+
+
+@dataclass(frozen=True)
+class StripSetAnalysis:
+    """Exact results for one strip set (all integer counts over its own cycle)."""
+
+    strip_set: StripSet
+    cycle: int
+    line_hits: np.ndarray  # (lines, combinations) ints: hits of each combination on each line
+    line_moments: np.ndarray  # (lines, 3): sum of hits, pay units, pay units^2 (Python ints)
+    scatters: dict  # group name -> ScatterCounts
+    moments: SpinMoments
+    histogram: np.ndarray | None  # full-cycle spin win histogram (pay units), if computed
+
+
+def analyse_strip_set(
+    game: Game,
+    strip_set: StripSet,
+    automaton: LineAutomaton,
+    scale: PayScale,
+    full_cycle: bool | str = "auto",
+    budget: int = DEFAULT_BUDGET,
+    windows: list[ReelWindows] | None = None,
+) -> StripSetAnalysis:
+    windows = windows or strip_set_windows(game, strip_set)
+    weighted = [strip.weights is not None for strip in strip_set.reels]
+    cache: dict[tuple, np.ndarray] = {}
+    row_weights: dict[tuple, np.ndarray] = {}
+    n_combos = len(automaton.combinations)
+    line_hits = np.zeros((len(game.paylines), n_combos), dtype=object)
+    line_moments = np.zeros((len(game.paylines), 3), dtype=object)
+    for l, rows in enumerate(game.paylines):
+        key = tuple(r if weighted[i] else 0 for i, r in enumerate(rows))
+        if key not in cache:
+            per_reel = []
+            for i, r in enumerate(key):
+                if (i, r) not in row_weights:
+                    row_weights[(i, r)] = row_symbol_weights(game, strip_set.reels[i], r)
+                per_reel.append(row_weights[(i, r)])
+            states = line_state_counts(automaton, per_reel)
+            cache[key] = states
+        states = cache[key]
+        line_hits[l] = combination_counts(automaton, states)
+        pay = automaton.pay_units
+        nz = np.flatnonzero(states)
+        line_moments[l] = [
+            sum(int(states[s]) for s in nz if pay[s] > 0),
+            sum(int(states[s]) * int(pay[s]) for s in nz),
+            sum(int(states[s]) * int(pay[s]) ** 2 for s in nz),
+        ]
+    scatters = {name: scatter_counts(game, windows, name) for name in game.scatters}
+    moments = spin_moments(game, strip_set, windows, automaton, scale)
+    histogram = None
+    if full_cycle is True or (full_cycle == "auto" and window_combinations(windows) <= budget):
+        histogram = cycle_histogram(game, strip_set, windows, automaton, scale, budget)
+    return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram)
+
+
+def _mix_counts(parts: list[tuple[int, int, object]]) -> tuple[int, list]:
+    """Combine integer counts of several strip sets chosen by weight.
+
+    ``parts``: (choice weight, cycle, counts).  Returns (combined cycle, combined
+    counts) with each strip set scaled to a common cycle (lcm), so counts stay
+    exact integers.
+    """
+    common = 1
+    for _, cycle, _ in parts:
+        common = math.lcm(common, cycle)
+    total_weight = sum(w for w, _, _ in parts)
+    mixed = None
+    for w, cycle, counts in parts:
+        factor = w * (common // cycle)
+        scaled = counts * factor if isinstance(counts, np.ndarray) else [c * factor for c in counts]
+        if mixed is None:
+            mixed = scaled
+        elif isinstance(scaled, np.ndarray):
+            mixed = mixed + scaled
+        else:
+            size = max(len(mixed), len(scaled))
+            mixed = [(mixed[i] if i < len(mixed) else 0) + (scaled[i] if i < len(scaled) else 0) for i in range(size)]
+    return total_weight * common, mixed
+
+
+class ParSheet:
+    """Exact base-game PAR sheet of one game mode (default: the base game).
+
+    Attributes are in x total bet unless stated: ``rtp``, ``rtp_exact``
+    (Fraction), ``components`` (RTP by source), ``hit_frequency``, ``std``,
+    ``max_win``, ``cycle``; methods ``volatility_index(confidence)``,
+    ``confidence_band(n_spins, confidence)`` and
+    ``trigger_probability(name)``.  Tables (pandas DataFrames):
+    ``symbol_counts``, ``combinations``, ``per_line``, ``scatter_pays``,
+    ``triggers``, ``prize_structure``, ``summary``.  ``distribution`` is the
+    exact :class:`~workbench.stats.WinDistribution` of the spin win when the
+    full cycle was enumerated (None otherwise).
+    """
+
+    def __init__(self, game: Game, mode: str, analyses: list[StripSetAnalysis], automaton: LineAutomaton, scale: PayScale):
+        self.game = game
+        self.mode = mode
+        self.analyses = analyses
+        self.automaton = automaton
+        self.scale = scale
+        parts = [(a.strip_set.weight, a.cycle) for a in analyses if a.strip_set.weight > 0]
+        active = [a for a in analyses if a.strip_set.weight > 0]
+        self.cycle, self.line_hits = _mix_counts([(w, c, a.line_hits) for (w, c), a in zip(parts, active)])
+        _, self.line_moment_sums = _mix_counts([(w, c, a.line_moments) for (w, c), a in zip(parts, active)])
+        self.scatter_hits = {}
+        for name in game.scatters:
+            _, hits = _mix_counts([(w, c, list(a.scatters[name].hits)) for (w, c), a in zip(parts, active)])
+            self.scatter_hits[name] = hits
+        total_weight = sum(w for w, _ in parts)
+        self._moments = [(w / total_weight, a.moments) for (w, _), a in zip(parts, active)]
+        self.distribution: WinDistribution | None = None
+        if all(a.histogram is not None for a in active):
+            hists = [a.histogram for a in active]
+            size = max(len(h) for h in hists)
+            padded = [np.pad(h.astype(object), (0, size - len(h))) for h in hists]
+            cycle, mixed = _mix_counts([(w, c, h) for (w, c), h in zip(parts, padded)])
+            nz = np.flatnonzero(mixed)
+            self.distribution = WinDistribution(nz, mixed[nz], cycle, scale.cost_units)
+
+    # -- headline numbers -------------------------------------------------
+    @cached_property
+    def rtp_exact(self) -> Fraction:
+        """Exact base-game RTP (lines + scatter pays) as a fraction of the total bet."""
+        return sum(self.components_exact.values(), Fraction(0))
+
+    @cached_property
+    def components_exact(self) -> dict:
+        """Exact RTP by source: ``lines`` and one ``scatter:<name>`` per paying scatter group."""
+        denom = self.cycle * self.scale.cost_units
+        out = {"lines": Fraction(int(sum(self.line_moment_sums[:, 1])), denom)}
+        for name, group in self.game.scatters.items():
+            if any(p > 0 for p in group.pays.values()):
+                units = sum(h * self.scale.units(self.game.bet.credits(group.pay(c), group.unit)) for c, h in enumerate(self.scatter_hits[name]))
+                out[f"scatter:{name}"] = Fraction(units, denom)
+        return out
+
+    @property
+    def rtp(self) -> float:
+        return float(self.rtp_exact)
+
+    @property
+    def components(self) -> dict:
+        """RTP by source as floats (x total bet)."""
+        return {k: float(v) for k, v in self.components_exact.items()}
+
+    @cached_property
+    def statistics(self) -> WinStatistics:
+        """Whole-spin statistics (exact: from the state recursion over all lines and scatters)."""
+        mean = sum(p * m.mean for p, m in self._moments)
+        second = sum(p * m.second for p, m in self._moments)
+        cost = self.scale.cost_units
+        variance = max(second - mean * mean, 0.0) / cost**2
+        return WinStatistics(
+            rtp=self.rtp,
+            std=math.sqrt(variance),
+            hit_frequency=sum(p * m.hit for p, m in self._moments),
+            max_win=max(m.max_units for _, m in self._moments) / cost,
+        )
+
+    @property
+    def hit_frequency(self) -> float:
+        return self.statistics.hit_frequency
+
+    @property
+    def std(self) -> float:
+        return self.statistics.std
+
+    @property
+    def max_win(self) -> float:
+        return self.statistics.max_win
+
+    def volatility_index(self, confidence: float = 0.90) -> float:
+        return self.statistics.volatility_index(confidence)
+
+    def confidence_band(self, n_spins: int, confidence: float = 0.95) -> tuple[float, float]:
+        return self.statistics.confidence_band(n_spins, confidence)
+
+    def scatter_counts(self, name: str) -> ScatterCounts:
+        """Exact count distribution of scatter group ``name`` (mixed over strip sets)."""
+        return ScatterCounts(self.game.scatters[name], tuple(self.scatter_hits[name]), self.cycle)
+
+    def trigger_probability(self, name: str) -> float:
+        """Probability per spin that trigger ``name`` fires (exact)."""
+        trig = self.game.triggers[name]
+        return self.scatter_counts(trig.scatter).probability_at_least(trig.min_count)
+
+    def trigger_hits(self, name: str) -> int:
+        trig = self.game.triggers[name]
+        return self.scatter_counts(trig.scatter).hits_at_least(trig.min_count)
+
+    # -- tables -------------------------------------------------------------
+    @cached_property
+    def symbol_counts(self) -> pd.DataFrame:
+        """Stops (weights on weighted strips) per symbol and reel, one block per strip set."""
+        frames = []
+        for a in self.analyses:
+            data = {}
+            for i, strip in enumerate(a.strip_set.reels):
+                counts = dict.fromkeys(self.game.symbols, 0)
+                for sym, w in zip(strip.symbols, strip.stop_weights.tolist()):
+                    counts[sym] += w
+                data[f"reel {i + 1}"] = counts
+            df = pd.DataFrame(data)
+            df.loc["total"] = df.sum()
+            df.index.name = "symbol"
+            df.insert(0, "strip_set", a.strip_set.name)
+            frames.append(df)
+        return pd.concat(frames)
+
+    @cached_property
+    def combinations(self) -> pd.DataFrame:
+        """Line combinations: hits over the cycle (all lines), probability per line, RTP share."""
+        game = self.game
+        n_lines = len(game.paylines)
+        rows = []
+        totals = self.line_hits.sum(axis=0) if len(self.automaton.combinations) else []
+        rtp = self.rtp
+        for c, combo in enumerate(self.automaton.combinations):
+            hits = int(totals[c])
+            pay_units = self.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
+            contribution = Fraction(hits * pay_units, self.cycle * self.scale.cost_units)
+            probability = hits / (self.cycle * n_lines)
+            rows.append({
+                "combination": combo.label,
+                "symbol": combo.symbol,
+                "count": combo.count,
+                "pay": float(combo.pay),
+                "hits": hits,
+                "probability": probability,
+                "one_in": 1 / probability if probability else math.inf,
+                "rtp": float(contribution),
+                "rtp_share": float(contribution) / rtp if rtp else 0.0,
+            })
+        cols = ["combination", "symbol", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_share"]
+        return pd.DataFrame(rows, columns=cols)
+
+    @cached_property
+    def per_line(self) -> pd.DataFrame:
+        """Per payline: RTP of one line bet, its share of the total RTP, hit frequency, std, VI, max (x line bet)."""
+        game = self.game
+        line_bet_units = self.scale.units(game.bet.line_bet)
+        rows = []
+        max_line = int(self.automaton.pay_units.max()) if self.automaton.n_states else 0
+        for l, line_rows in enumerate(game.paylines):
+            hits, s1, s2 = (int(x) for x in self.line_moment_sums[l])
+            mean = s1 / self.cycle
+            var = max(s2 / self.cycle - mean**2, 0.0)
+            std = math.sqrt(var) / line_bet_units
+            stats = WinStatistics(mean / line_bet_units, std, hits / self.cycle, max_line / line_bet_units)
+            rows.append({
+                "line": l + 1,
+                "rows": "-".join(map(str, line_rows)),
+                "rtp": stats.rtp,
+                "rtp_contribution": s1 / (self.cycle * self.scale.cost_units),
+                "hit_frequency": stats.hit_frequency,
+                "std": stats.std,
+                "volatility_index_90": stats.volatility_index(0.90),
+                "volatility_index_95": stats.volatility_index(0.95),
+                "max_win": stats.max_win,
+            })
+        return pd.DataFrame(rows).set_index("line")
+
+    @cached_property
+    def scatter_pays(self) -> pd.DataFrame:
+        """Scatter groups: hits of each count, probability, 1 in N, pay (x its unit), RTP."""
+        rows = []
+        for name, group in self.game.scatters.items():
+            hits = self.scatter_hits[name]
+            for count, h in enumerate(hits):
+                if count == 0:
+                    continue
+                pay = group.pay(count)
+                units = self.scale.units(self.game.bet.credits(pay, group.unit))
+                contribution = h * units / (self.cycle * self.scale.cost_units)
+                p = h / self.cycle
+                rows.append({
+                    "scatter": name,
+                    "count": count,
+                    "pay": float(pay),
+                    "unit": group.unit,
+                    "hits": int(h),
+                    "probability": p,
+                    "one_in": 1 / p if p else math.inf,
+                    "rtp": contribution,
+                    "rtp_share": contribution / self.rtp if self.rtp else 0.0,
+                })
+        cols = ["scatter", "count", "pay", "unit", "hits", "probability", "one_in", "rtp", "rtp_share"]
+        return pd.DataFrame(rows, columns=cols)
+
+    @cached_property
+    def triggers(self) -> pd.DataFrame:
+        """Feature triggers: exact hits, probability per spin, 1 in N."""
+        rows = []
+        for name, trig in self.game.triggers.items():
+            hits = self.trigger_hits(name)
+            p = hits / self.cycle
+            rows.append({"trigger": name, "scatter": trig.scatter, "min_count": trig.min_count, "hits": hits,
+                         "probability": p, "one_in": 1 / p if p else math.inf})
+        return pd.DataFrame(rows, columns=["trigger", "scatter", "min_count", "hits", "probability", "one_in"])
+
+    @cached_property
+    def prize_structure(self) -> pd.DataFrame:
+        """Hits % and pays % by award level (x total bet).
+
+        From the whole-spin distribution when the full cycle was enumerated
+        (``basis`` = "spin"), otherwise from the line and scatter awards
+        (``basis`` = "award").
+        """
+        levels = list(PRIZE_LEVELS) + [math.inf]
+        if self.distribution is not None:
+            values = self.distribution.values
+            probs = self.distribution.probabilities
+            basis = "spin"
+        else:
+            items = [(row.pay * float(self.game.bet.in_total_bets(Fraction(1), self.game.bet.line_pay_unit)), row.hits / self.cycle)
+                     for row in self.combinations.itertuples()]
+            items += [(row.pay * float(self.game.bet.in_total_bets(Fraction(1), row.unit)), row.probability)
+                      for row in self.scatter_pays.itertuples() if row.pay > 0]
+            values = np.array([v for v, _ in items] or [0.0])
+            probs = np.array([p for _, p in items] or [0.0])
+            basis = "award"
+        rows = []
+        total_pay = float(np.sum(values * probs)) or 1.0
+        total_hits = float(np.sum(probs[values > 0])) or 1.0
+        for lo, hi in zip(levels[:-1], levels[1:]):
+            mask = (values > 0) & (values >= lo) & (values < hi) if lo == 0 else (values >= lo) & (values < hi)
+            p = float(probs[mask].sum())
+            rows.append({
+                "level": f"{lo:g}x - {hi:g}x" if hi != math.inf else f"{lo:g}x +",
+                "from": lo,
+                "to": hi,
+                "probability": p,
+                "one_in": 1 / p if p else math.inf,
+                "hits_pct": 100 * p / total_hits,
+                "pays_pct": 100 * float(np.sum(values[mask] * probs[mask])) / total_pay,
+                "basis": basis,
+            })
+        return pd.DataFrame(rows)
+
+    @cached_property
+    def summary(self) -> pd.Series:
+        """Headline numbers of the sheet."""
+        data = {
+            "game": self.game.name,
+            "mode": self.mode,
+            "cycle": self.cycle,
+            "rtp": self.rtp,
+            **{f"rtp {k}": v for k, v in self.components.items()},
+            "hit_frequency": self.hit_frequency,
+            "hit rate 1 in": self.statistics.hit_rate_one_in,
+            "std": self.std,
+            "volatility_index_90": self.volatility_index(0.90),
+            "volatility_index_95": self.volatility_index(0.95),
+            "max_win": self.max_win,
+            **{f"trigger {k} 1 in": (1 / p if (p := self.trigger_probability(k)) else math.inf) for k in self.game.triggers},
+        }
+        return pd.Series(data, name="value")
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary (x total bet)."""
+        scatters = {k.split(":", 1)[1]: v for k, v in self.components.items() if k.startswith("scatter:")}
+        return {
+            "game": self.game.name,
+            "mode": self.mode,
+            "rtp": self.rtp,
+            "rtp_exact": str(self.rtp_exact),
+            "hit_frequency": self.hit_frequency,
+            "std": self.std,
+            "volatility_index_90": self.volatility_index(0.90),
+            "volatility_index_95": self.volatility_index(0.95),
+            "max_win": self.max_win,
+            "cycle": self.cycle,
+            "components": {
+                "lines": self.components["lines"],
+                "scatters": scatters,
+                "triggers": {k: self.trigger_probability(k) for k in self.game.triggers},
+            },
+            "full_cycle_distribution": self.distribution is not None,
+        }
+
+    def to_excel(self, path) -> None:
+        """Write every table to an .xlsx workbook, one sheet per table."""
+        with pd.ExcelWriter(path, engine="openpyxl") as writer:
+            self.summary.to_frame().to_excel(writer, sheet_name="summary")
+            self.symbol_counts.to_excel(writer, sheet_name="symbol_counts")
+            self.combinations.to_excel(writer, sheet_name="combinations", index=False)
+            self.per_line.to_excel(writer, sheet_name="per_line")
+            self.scatter_pays.to_excel(writer, sheet_name="scatter_pays", index=False)
+            self.triggers.to_excel(writer, sheet_name="triggers", index=False)
+            self.prize_structure.to_excel(writer, sheet_name="prize_structure", index=False)
+
+    def __repr__(self) -> str:
+        return (f"ParSheet({self.game.name!r}, mode={self.mode!r}, rtp={self.rtp:.6f}, "
+                f"hit_frequency={self.hit_frequency:.4f}, std={self.std:.3f})")
+
+
+_AUTOMATA: dict = {}
+
+
+def line_automaton(game: Game) -> LineAutomaton:
+    """The line automaton of ``game`` (cached by paytable, symbols and reels)."""
+    key = (game.reels, tuple((s.name, s.kind, tuple(sorted(s.substitutes))) for s in game.symbols.values()),
+           tuple((k, tuple(v.items())) for k, v in game.paytable.items()), game.bet.line_pay_unit, game.bet.line_bet, game.bet.cost,
+           tuple((g.name, tuple(g.pays.items()), g.unit) for g in game.scatters.values()))
+    if key not in _AUTOMATA:
+        if len(_AUTOMATA) > 32:
+            _AUTOMATA.clear()
+        _AUTOMATA[key] = build_automaton(game)
+    return _AUTOMATA[key]
+
+
+def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budget: int = DEFAULT_BUDGET) -> ParSheet:
+    """Exact PAR sheet of ``game`` in ``mode`` (strip sets of that mode mixed by weight).
+
+    ``full_cycle``: "auto" enumerates the whole-spin distribution when the
+    distinct window combinations fit ``budget``; True requires it (raises
+    :class:`~workbench.errors.ExactBudgetError` if over budget); False skips it.
+    """
+    strip_sets = game.strip_sets_for(mode)
+    if not strip_sets:
+        raise WorkbenchError(f"{game.name}: no strip set has mode {mode!r} (modes: {', '.join(game.modes)})")
+    scale = pay_scale(game)
+    automaton = line_automaton(game)
+    analyses = [analyse_strip_set(game, s, automaton, scale, full_cycle, budget) for s in strip_sets]
+    return ParSheet(game, mode, analyses, automaton, scale)

@@ -1,0 +1,138 @@
+"""Declared feature parameters: what a game module reads from ``[features]``.
+
+Each game module lists its parameters as :class:`Param` objects so a reelset
+file is validated (types, ranges, references, typos) before any code reads it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+# value kinds understood by check_param
+KINDS = (
+    "int",  # integer
+    "number",  # integer or decimal
+    "bool",
+    "str",
+    "count_map",  # {count: number}, count an integer key >= 1
+    "int_list",
+    "number_list",
+    "table",  # name of a [tables.*] entry
+    "strip_set",  # name of a [strip_sets.*] entry
+    "mode",  # a strip-set mode
+    "symbol",  # a symbol name
+    "symbol_list",
+    "trigger",  # a [triggers.*] name
+    "scatter",  # a [scatters.*] name
+)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One feature parameter: its kind, whether required, bounds, and meaning (with units)."""
+
+    kind: str
+    doc: str
+    required: bool = True
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_param(
+    spec: Param,
+    value: Any,
+    report: Callable[[str], None],
+    refs: dict,
+) -> None:
+    """Report (via ``report(message)``) everything wrong with ``value`` for ``spec``.
+
+    ``refs`` maps reference kinds ("table", "strip_set", "mode", "symbol",
+    "trigger", "scatter") to the collections of known names.
+    """
+    kind = spec.kind
+
+    def bounds(v: Any, what: str = "value") -> None:
+        if spec.min is not None and v < spec.min:
+            report(f"{what} {v} is below the minimum {spec.min:g}")
+        if spec.max is not None and v > spec.max:
+            report(f"{what} {v} is above the maximum {spec.max:g}")
+
+    if kind == "int":
+        if not _is_int(value):
+            report(f"expected an integer, got {_describe(value)}")
+        else:
+            bounds(value)
+    elif kind == "number":
+        if not _is_number(value):
+            report(f"expected a number, got {_describe(value)}")
+        else:
+            bounds(value)
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            report(f"expected true or false, got {_describe(value)}")
+    elif kind == "str":
+        if not isinstance(value, str):
+            report(f"expected a string, got {_describe(value)}")
+        elif spec.choices and value not in spec.choices:
+            report(f"{value!r} is not one of {', '.join(map(repr, spec.choices))}")
+    elif kind == "count_map":
+        if not isinstance(value, dict):
+            report(f"expected a table {{count = value}}, got {_describe(value)}")
+            return
+        if not value and spec.required:
+            report("must not be empty")
+        for k, v in value.items():
+            if not str(k).isdigit() or int(k) < 1:
+                report(f"key {k!r} is not a count (a whole number >= 1)")
+            elif not _is_number(v):
+                report(f"value for {k} is {_describe(v)}, expected a number")
+            else:
+                bounds(v, f"value for {k}")
+    elif kind in ("int_list", "number_list"):
+        ok = _is_int if kind == "int_list" else _is_number
+        if not isinstance(value, list) or not all(ok(v) for v in value):
+            report(f"expected a list of {'integers' if kind == 'int_list' else 'numbers'}, got {_describe(value)}")
+        else:
+            if not value:
+                report("must not be empty")
+            for v in value:
+                bounds(v, "element")
+    elif kind in ("table", "strip_set", "mode", "symbol", "trigger", "scatter"):
+        if not isinstance(value, str):
+            report(f"expected the name of a {kind.replace('_', ' ')}, got {_describe(value)}")
+        elif value not in refs.get(kind, ()):
+            report(f"unknown {kind.replace('_', ' ')} {value!r}")
+    elif kind == "symbol_list":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            report(f"expected a list of symbol names, got {_describe(value)}")
+        else:
+            for v in value:
+                if v not in refs.get("symbol", ()):
+                    report(f"unknown symbol {v!r}")
+    else:  # pragma: no cover - programming error in a game module
+        raise ValueError(f"unknown parameter kind {kind!r}")
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return f"string {value!r}"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return f"{type(value).__name__} {value!r}"
+
+
+describe = _describe
