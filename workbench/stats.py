@@ -10,12 +10,14 @@ spins is ``rtp +- VI / sqrt(n)``.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from fractions import Fraction
 
 import numpy as np
 from scipy.stats import norm
 
 
+@lru_cache(maxsize=256)
 def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile for ``confidence`` (0.90 -> 1.645)."""
     if not 0 < confidence < 1:

@@ -16,7 +16,7 @@ from ..stats import WinDistribution, WinStatistics
 from .cycle import DEFAULT_BUDGET, cycle_histogram, window_combinations
 from .lines import LineAutomaton, build_automaton, combination_counts, line_state_counts
 from .scatters import ScatterCounts, scatter_counts
-from .spin import SpinMoments, spin_moments
+from .spin import SpinMoments, max_future_gain, spin_moments, symbol_classes
 from .windows import PayScale, ReelWindows, pay_scale, row_symbol_weights, strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
@@ -71,7 +71,8 @@ def analyse_strip_set(
             sum(int(states[s]) * int(pay[s]) ** 2 for s in nz),
         ]
     scatters = {name: scatter_counts(game, windows, name) for name in game.scatters}
-    moments = spin_moments(game, strip_set, windows, automaton, scale)
+    classes, future = automaton_tables(automaton)
+    moments = spin_moments(game, strip_set, windows, automaton, scale, line_moments, classes, future)
     histogram = None
     if full_cycle is True or (full_cycle == "auto" and window_combinations(windows) <= budget):
         histogram = cycle_histogram(game, strip_set, windows, automaton, scale, budget)
@@ -337,12 +338,13 @@ class ParSheet:
             probs = self.distribution.probabilities
             basis = "spin"
         else:
-            items = [(row.pay * float(self.game.bet.in_total_bets(Fraction(1), self.game.bet.line_pay_unit)), row.hits / self.cycle)
-                     for row in self.combinations.itertuples()]
-            items += [(row.pay * float(self.game.bet.in_total_bets(Fraction(1), row.unit)), row.probability)
-                      for row in self.scatter_pays.itertuples() if row.pay > 0]
-            values = np.array([v for v, _ in items] or [0.0])
-            probs = np.array([p for _, p in items] or [0.0])
+            bet = self.game.bet
+            combos = self.combinations
+            scat = self.scatter_pays[self.scatter_pays["pay"] > 0]
+            line_unit = float(bet.in_total_bets(Fraction(1), bet.line_pay_unit))
+            scat_unit = np.array([float(bet.in_total_bets(Fraction(1), u)) for u in scat["unit"]])
+            values = np.concatenate([combos["pay"].to_numpy() * line_unit, scat["pay"].to_numpy() * scat_unit, [0.0]])
+            probs = np.concatenate([combos["hits"].to_numpy(dtype=float) / self.cycle, scat["probability"].to_numpy(), [0.0]])
             basis = "award"
         rows = []
         total_pay = float(np.sum(values * probs)) or 1.0
@@ -420,6 +422,17 @@ class ParSheet:
 
 
 _AUTOMATA: dict = {}
+_TABLES: dict = {}
+
+
+def automaton_tables(automaton: LineAutomaton):
+    """Symbol classes and best future gain of each state (cached with the automaton)."""
+    key = id(automaton)
+    if key not in _TABLES or _TABLES[key][0] is not automaton:
+        if len(_TABLES) > 32:
+            _TABLES.clear()
+        _TABLES[key] = (automaton, symbol_classes(automaton), max_future_gain(automaton))
+    return _TABLES[key][1:]
 
 
 def line_automaton(game: Game) -> LineAutomaton:

@@ -1,15 +1,19 @@
 """Exact whole-spin statistics without enumerating the cycle.
 
-The lines of a spin are not independent (they share reels), so the spin's
-variance and hit frequency need the joint behaviour of all lines and
-scatters.  This module walks the reels left to right keeping, for every
-distinct *state* reached so far, the probability of being there and the first
-two moments and the maximum of the pay already decided.  A state is: the
-automaton state of every line that can still change its pay, the running
-count of every paying scatter group, and whether anything has paid yet.  Most
-lines are decided after two or three reels, so the number of distinct states
-stays small and merging them (a hash table) makes this much cheaper than the
-full cycle while giving the same mean, variance, hit frequency and maximum.
+Lines share reels, so the spin's variance, hit frequency and maximum need
+more than per-line results.  Each is computed exactly, by the cheapest route:
+
+- second moment: ``E[T^2] = sum_l,m E[X_l X_m] + 2 sum_l E[X_l Y] + E[Y^2]``
+  (``X_l`` line pays, ``Y`` scatter pays).  ``E[X_l X_m]`` runs the product of
+  two line automata over the reels, using each reel's joint distribution of
+  the two rows the lines read; symbols that move an automaton state to the same
+  next state form one class, and the largest class is handled by subtraction,
+  so a step costs a few operations.
+- hit frequency: ``1 - P(nothing pays)``; only paths on which nothing has paid
+  yet are followed (states: undecided lines and scatter counts), which leaves
+  very few states after the first reels.
+- maximum: branch and bound over the reel windows with an upper bound from
+  the best each undecided line and scatter group can still add.
 """
 
 from __future__ import annotations
@@ -17,207 +21,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..model import Game, StripSet
 from .lines import LineAutomaton
 from .windows import PayScale, ReelWindows
 
 ANYWHERE, ADJACENT = 0, 1
-_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @dataclass(frozen=True)
 class SpinMoments:
-    """Probability-weighted moments of the whole-spin win, in pay units."""
+    """Moments of the whole-spin win in pay units (probability-weighted)."""
 
     mean: float
     second: float
     hit: float
     max_units: int
-    states: int  # largest number of distinct states held at once (diagnostic)
 
 
-@njit(cache=True)
-def _hash_pairs(lines, states, n, scat, paid):
-    h = np.uint64(1469598103934665603)
-    for j in range(n):
-        v = np.uint64(lines[j]) * np.uint64(1 << 32) + np.uint64(states[j] + 1)
-        h = (h ^ v) * np.uint64(1099511628211)
-        h ^= h >> np.uint64(29)
-    for g in range(scat.shape[0]):
-        h = (h ^ np.uint64(scat[g] + 7919)) * np.uint64(1099511628211)
-        h ^= h >> np.uint64(31)
-    if paid:
-        h = (h ^ np.uint64(0xABCDEF)) * np.uint64(1099511628211)
-    h ^= h >> np.uint64(33)
-    h *= np.uint64(0xFF51AFD7ED558CCD)
-    h ^= h >> np.uint64(33)
-    return h
-
-
-@njit(cache=True)
-def _grow_int(a, size):
-    out = np.empty(size, dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit(cache=True)
-def _grow_2d(a, size):
-    out = np.empty((size, a.shape[1]), dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit(cache=True)
-def _advance(
-    ptr, lline, lstate, scat, paid, m0, m1, m2, mx,
-    win_sym, win_cnt, win_p, reel, line_rows, trans, gain, live,
-    group_mode, group_cap,
-):
-    """One reel of the moment recursion: (current states) x (windows) -> merged states."""
-    n_states = ptr.shape[0] - 1
-    n_groups = scat.shape[1]
-    n_lines = line_rows.shape[0]
-    n_win = win_sym.shape[0]
-    cap = 1024
-    while cap < 2 * n_states:
-        cap *= 2
-    table = np.full(cap, -1, dtype=np.int64)
-    keys = np.zeros(cap, dtype=np.uint64)
-    # new layer storage (grown by doubling)
-    size = 1024
-    nptr = np.zeros(size + 1, dtype=np.int64)
-    nline = np.empty(4096, dtype=np.int32)
-    nstate = np.empty(4096, dtype=np.int32)
-    nscat = np.empty((size, n_groups), dtype=np.int64)
-    npaid = np.empty(size, dtype=np.bool_)
-    nm0 = np.empty(size, dtype=np.float64)
-    nm1 = np.empty(size, dtype=np.float64)
-    nm2 = np.empty(size, dtype=np.float64)
-    nmx = np.empty(size, dtype=np.int64)
-    count = 0
-    nnz = 0
-    tmp_line = np.empty(n_lines, dtype=np.int32)
-    tmp_state = np.empty(n_lines, dtype=np.int32)
-    tmp_scat = np.empty(n_groups, dtype=np.int64)
-    for a in range(n_states):
-        if m0[a] == 0.0:
-            continue
-        for w in range(n_win):
-            p = win_p[w]
-            inc = 0
-            k = 0
-            for j in range(ptr[a], ptr[a + 1]):
-                l = lline[j]
-                st = lstate[j]
-                sym = win_sym[w, line_rows[l, reel]]
-                inc += gain[st, sym]
-                s2 = trans[st, sym]
-                if live[s2]:
-                    tmp_line[k] = l
-                    tmp_state[k] = s2
-                    k += 1
-            for g in range(n_groups):
-                code = scat[a, g]
-                c = win_cnt[w, g]
-                if group_mode[g] == ANYWHERE:
-                    code = min(code + c, group_cap[g])
-                else:
-                    # code = 2 * count + broken
-                    if code % 2 == 0:
-                        if c == 0:
-                            code += 1
-                        else:
-                            code = 2 * min(code // 2 + c, group_cap[g])
-                tmp_scat[g] = code
-            pd = paid[a] or inc > 0
-            h = _hash_pairs(tmp_line, tmp_state, k, tmp_scat, pd)
-            slot = np.int64(h & np.uint64(cap - 1))
-            idx = -1
-            while table[slot] != -1:
-                if keys[slot] == h:
-                    cand = table[slot]
-                    same = npaid[cand] == pd and nptr[cand + 1] - nptr[cand] == k
-                    if same:
-                        for g in range(n_groups):
-                            if nscat[cand, g] != tmp_scat[g]:
-                                same = False
-                                break
-                    if same:
-                        base = nptr[cand]
-                        for j in range(k):
-                            if nline[base + j] != tmp_line[j] or nstate[base + j] != tmp_state[j]:
-                                same = False
-                                break
-                    if same:
-                        idx = cand
-                        break
-                slot = (slot + 1) & (cap - 1)
-            if idx == -1:
-                if count >= size:
-                    size *= 2
-                    nptr = _grow_int(nptr, size + 1)
-                    nscat = _grow_2d(nscat, size)
-                    npaid = _grow_int(npaid, size)
-                    nm0 = _grow_int(nm0, size)
-                    nm1 = _grow_int(nm1, size)
-                    nm2 = _grow_int(nm2, size)
-                    nmx = _grow_int(nmx, size)
-                if nnz + k > nline.shape[0]:
-                    grow = max(2 * nline.shape[0], nnz + k)
-                    nline = _grow_int(nline, grow)
-                    nstate = _grow_int(nstate, grow)
-                idx = count
-                count += 1
-                for j in range(k):
-                    nline[nnz + j] = tmp_line[j]
-                    nstate[nnz + j] = tmp_state[j]
-                nnz += k
-                nptr[idx + 1] = nnz
-                for g in range(n_groups):
-                    nscat[idx, g] = tmp_scat[g]
-                npaid[idx] = pd
-                nm0[idx] = 0.0
-                nm1[idx] = 0.0
-                nm2[idx] = 0.0
-                nmx[idx] = mx[a] + inc
-                table[slot] = idx
-                keys[slot] = h
-                if 2 * count > cap:
-                    # rehash into a table twice as large
-                    cap *= 2
-                    table = np.full(cap, -1, dtype=np.int64)
-                    old_keys = keys
-                    keys = np.zeros(cap, dtype=np.uint64)
-                    for e in range(count):
-                        b = nptr[e]
-                        hh = _hash_pairs(nline[b:], nstate[b:], nptr[e + 1] - b, nscat[e], npaid[e])
-                        s = np.int64(hh & np.uint64(cap - 1))
-                        while table[s] != -1:
-                            s = (s + 1) & (cap - 1)
-                        table[s] = e
-                        keys[s] = hh
-            fi = float(inc)
-            pm0 = m0[a] * p
-            nm0[idx] += pm0
-            nm1[idx] += (m1[a] + m0[a] * fi) * p
-            nm2[idx] += (m2[a] + 2.0 * m1[a] * fi + m0[a] * fi * fi) * p
-            if mx[a] + inc > nmx[idx]:
-                nmx[idx] = mx[a] + inc
-    return (nptr[: count + 1].copy(), nline[:nnz].copy(), nstate[:nnz].copy(), nscat[:count].copy(),
-            npaid[:count].copy(), nm0[:count].copy(), nm1[:count].copy(), nm2[:count].copy(), nmx[:count].copy())
-
-
+# ---------------------------------------------------------------------------
+# scatter pay tables
+# ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ScatterPayTables:
-    """Paying scatter groups in the form the kernels use."""
+    """Paying scatter groups in the form the kernels use.
+
+    Counts are tracked as *codes*: the count itself for ``anywhere`` groups,
+    ``2 x count + broken`` for ``adjacent_from_first_reel`` groups.
+    """
 
     index: np.ndarray  # positions of paying groups among game.scatters
     mode: np.ndarray  # ANYWHERE / ADJACENT
     cap: np.ndarray  # counts above cap pay like cap
     pays: np.ndarray  # (groups, max cap + 1) pay units by count
+
+    @property
+    def n_codes(self) -> int:
+        return 2 * self.pays.shape[1] if len(self.index) else 1
 
 
 def scatter_pay_tables(game: Game, scale: PayScale) -> ScatterPayTables:
@@ -236,43 +77,731 @@ def scatter_pay_tables(game: Game, scale: PayScale) -> ScatterPayTables:
     )
 
 
-def spin_moments(game: Game, strip_set: StripSet, windows: list[ReelWindows], automaton: LineAutomaton, scale: PayScale) -> SpinMoments:
-    """Exact mean, second moment, hit probability and maximum of the spin win (pay units)."""
-    tables = scatter_pay_tables(game, scale)
-    line_rows = np.asarray(game.paylines, dtype=np.int32).reshape(len(game.paylines), game.reels)
+@njit(cache=True, inline="always")
+def update_code(mode, cap, code, count):
+    """Running count code of a scatter group after a reel showing ``count``."""
+    if mode == ADJACENT:
+        if code % 2 == 1:
+            return code
+        if count == 0:
+            return code + 1
+        return 2 * min(code // 2 + count, cap)
+    return min(code + count, cap)
+
+
+@njit(cache=True, inline="always")
+def code_count(mode, code):
+    return code // 2 if mode == ADJACENT else code
+
+
+# ---------------------------------------------------------------------------
+# symbol classes of the line automaton
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SymbolClasses:
+    """For each automaton state: symbols grouped by the next state they lead to.
+
+    The largest group is the *default* class (``default_next``); the others
+    are listed explicitly: classes ``cls_ptr[s]..cls_ptr[s+1]`` with next state
+    ``cls_next[c]`` and members ``members[mem_ptr[c]:mem_ptr[c+1]]``.
+    """
+
+    default_next: np.ndarray
+    cls_ptr: np.ndarray
+    cls_next: np.ndarray
+    mem_ptr: np.ndarray
+    members: np.ndarray
+
+
+def symbol_classes(automaton: LineAutomaton) -> SymbolClasses:
+    default_next, cls_ptr, cls_next, mem_ptr, members = [], [0], [], [0], []
+    for state in range(automaton.n_states):
+        groups: dict[int, list[int]] = {}
+        for sym, nxt in enumerate(automaton.trans[state].tolist()):
+            groups.setdefault(nxt, []).append(sym)
+        default = max(groups, key=lambda k: len(groups[k]))
+        default_next.append(default)
+        for nxt, syms in groups.items():
+            if nxt == default:
+                continue
+            cls_next.append(nxt)
+            members.extend(syms)
+            mem_ptr.append(len(members))
+        cls_ptr.append(len(cls_next))
+    as32 = lambda x: np.asarray(x, dtype=np.int32)  # noqa: E731
+    return SymbolClasses(as32(default_next), as32(cls_ptr), as32(cls_next), as32(mem_ptr), as32(members))
+
+
+# ---------------------------------------------------------------------------
+# E[X_l X_m] for pairs of lines
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _add(P, mark, todo_a, todo_b, n, a, b, v, last, pay, acc):
+    """Move probability ``v`` to entry (a, b) of the next layer; on the last reel, cash it in."""
+    if v <= 0.0:
+        return n
+    if last:
+        acc[0] += v * pay[a] * pay[b]
+        return n
+    if not mark[a, b]:
+        mark[a, b] = True
+        todo_a[n] = a
+        todo_b[n] = b
+        n += 1
+    P[a, b] += v
+    return n
+
+
+@njit(cache=True)
+def _line_futures(line_rows, R, trans, live, pay):
+    """V[l, i, s]: expected final pay of line l when in state s before reel i."""
+    n_lines, n_reels = line_rows.shape
+    K, S = trans.shape
+    V = np.zeros((n_lines, n_reels + 1, K))
+    for l in range(n_lines):
+        for s in range(K):
+            V[l, n_reels, s] = pay[s]
+        for i in range(n_reels - 1, -1, -1):
+            r = line_rows[l, i]
+            for s in range(K):
+                if not live[s]:
+                    V[l, i, s] = pay[s]
+                    continue
+                acc = 0.0
+                for a in range(S):
+                    q = R[i, r, a]
+                    if q > 0.0:
+                        acc += q * V[l, i + 1, trans[s, a]]
+                V[l, i, s] = acc
+    return V
+
+
+@njit(cache=True, parallel=True)
+def _pair_products(pair_l, pair_m, line_rows, J, R, V, pay, live, default_next, cls_ptr, cls_next, mem_ptr, members):
+    # Pairs are split into a few chunks so each chunk allocates its work arrays once;
+    # the per-pair body is a separate function so the parallel loop cannot hoist them.
+    n_pairs = pair_l.shape[0]
+    out = np.zeros(n_pairs)
+    n_chunks = min(n_pairs, 16)
+    for chunk in prange(n_chunks):
+        K = pay.shape[0]
+        S = J.shape[3]
+        P = np.zeros((K, K))
+        Pn = np.zeros((K, K))
+        mark = np.zeros((K, K), dtype=np.bool_)
+        ea = np.empty(K * K, dtype=np.int32)
+        eb = np.empty(K * K, dtype=np.int32)
+        na = np.empty(K * K, dtype=np.int32)
+        nb = np.empty(K * K, dtype=np.int32)
+        work = np.empty((5, S + 1))
+        for p in range(chunk, n_pairs, n_chunks):
+            out[p] = _pair_product(pair_l[p], pair_m[p], line_rows, J, R, V, pay, live, default_next, cls_ptr, cls_next,
+                                   mem_ptr, members, P, Pn, mark, ea, eb, na, nb, work)
+    return out
+
+
+@njit(cache=True)
+def _pair_product(l, m, line_rows, J, R, V, pay, live, default_next, cls_ptr, cls_next, mem_ptr, members,
+                  P, Pn, mark, ea, eb, na, nb, work):
+    """E[X_l X_m] in pay units squared.
+
+    Only entries where both lines are undecided move on to the next reel; as
+    soon as one line is decided its pay is final and the entry is closed with
+    the other line's expected pay (``V``).  P, Pn (all zero), mark (all False)
+    and the index lists are work arrays, left as found.
+    """
+    n_reels = line_rows.shape[1]
+    rowq = work[0]
+    colq = work[1]
+    rowacc = work[2]
+    colacc = work[3]
+    total = 0.0
+    acc = work[4, :1]
+    acc[0] = 0.0
+    P[0, 0] = 1.0
+    ea[0] = 0
+    eb[0] = 0
+    ne = 1
+    for i in range(n_reels):
+        ra = line_rows[l, i]
+        rb = line_rows[m, i]
+        last = i == n_reels - 1
+        n = 0
+        for e in range(ne):
+            s = ea[e]
+            t = eb[e]
+            v = P[s, t]
+            P[s, t] = 0.0
+            if v == 0.0:
+                continue
+            if not live[s]:
+                total += v * pay[s] * (pay[t] if not live[t] else V[m, i, t])
+                continue
+            if not live[t]:
+                total += v * V[l, i, s] * pay[t]
+                continue
+            cs0 = cls_ptr[s]
+            ct0 = cls_ptr[t]
+            ncs = cls_ptr[s + 1] - cs0
+            nct = cls_ptr[t + 1] - ct0
+            for x in range(ncs):
+                c = cs0 + x
+                q = 0.0
+                for k in range(mem_ptr[c], mem_ptr[c + 1]):
+                    q += R[i, ra, members[k]]
+                rowq[x] = q
+                rowacc[x] = 0.0
+            for y in range(nct):
+                d = ct0 + y
+                q = 0.0
+                for k in range(mem_ptr[d], mem_ptr[d + 1]):
+                    q += R[i, rb, members[k]]
+                colq[y] = q
+                colacc[y] = 0.0
+            both = 0.0
+            for x in range(ncs):
+                c = cs0 + x
+                for y in range(nct):
+                    d = ct0 + y
+                    q = 0.0
+                    for k in range(mem_ptr[c], mem_ptr[c + 1]):
+                        a = members[k]
+                        for h in range(mem_ptr[d], mem_ptr[d + 1]):
+                            q += J[i, ra, rb, a, members[h]]
+                    rowacc[x] += q
+                    colacc[y] += q
+                    both += q
+                    n = _add(Pn, mark, na, nb, n, cls_next[c], cls_next[d], v * q, last, pay, acc)
+            sum_row = 0.0
+            for x in range(ncs):
+                sum_row += rowq[x]
+                n = _add(Pn, mark, na, nb, n, cls_next[cs0 + x], default_next[t], v * (rowq[x] - rowacc[x]), last, pay, acc)
+            sum_col = 0.0
+            for y in range(nct):
+                sum_col += colq[y]
+                n = _add(Pn, mark, na, nb, n, default_next[s], cls_next[ct0 + y], v * (colq[y] - colacc[y]), last, pay, acc)
+            n = _add(Pn, mark, na, nb, n, default_next[s], default_next[t], v * (1.0 - sum_row - sum_col + both), last, pay, acc)
+        for e in range(n):
+            mark[na[e], nb[e]] = False
+        P, Pn = Pn, P
+        for e in range(n):
+            ea[e] = na[e]
+            eb[e] = nb[e]
+        ne = n
+    return total + acc[0]
+
+
+# ---------------------------------------------------------------------------
+# E[X_l Y_g] for each line and paying scatter group
+# ---------------------------------------------------------------------------
+@njit(cache=True, parallel=True)
+def _line_scatter_products(line_rows, H, trans, live, pay, mode, cap, group_pays, n_codes):
+    """H[g, i, r, a, c]: probability that reel i shows symbol a at row r and count c of group g."""
     n_lines = line_rows.shape[0]
-    start_live = bool(automaton.live[0])
-    ptr = np.array([0, n_lines if start_live else 0], dtype=np.int64)
-    lline = np.arange(n_lines, dtype=np.int32) if start_live else np.zeros(0, np.int32)
-    lstate = np.zeros(len(lline), dtype=np.int32)
+    n_groups = H.shape[0]
+    out = np.zeros((n_lines, n_groups))
+    for job in prange(n_lines * n_groups):
+        l = job // n_groups
+        g = job % n_groups
+        out[l, g] = _line_scatter_product(l, g, line_rows, H, trans, live, pay, mode, cap, group_pays, n_codes)
+    return out
+
+
+@njit(cache=True)
+def _line_scatter_product(l, g, line_rows, H, trans, live, pay, mode, cap, group_pays, n_codes):
+    """E[X_l Y_g] in pay units squared."""
+    n_reels = line_rows.shape[1]
+    K = pay.shape[0]
+    S = H.shape[3]
+    C = H.shape[4]
+    P = np.zeros((K, n_codes))
+    P[0, 0] = 1.0
+    for i in range(n_reels):
+        r = line_rows[l, i]
+        Pn = np.zeros((K, n_codes))
+        for s in range(K):
+            for code in range(n_codes):
+                v = P[s, code]
+                if v == 0.0:
+                    continue
+                if not live[s]:
+                    for c in range(C):
+                        q = 0.0
+                        for a in range(S):
+                            q += H[g, i, r, a, c]
+                        if q > 0.0:
+                            Pn[s, update_code(mode[g], cap[g], code, c)] += v * q
+                else:
+                    for a in range(S):
+                        nxt = trans[s, a]
+                        for c in range(C):
+                            q = H[g, i, r, a, c]
+                            if q > 0.0:
+                                Pn[nxt, update_code(mode[g], cap[g], code, c)] += v * q
+        P = Pn
+    total = 0.0
+    for s in range(K):
+        for code in range(n_codes):
+            if P[s, code] > 0.0:
+                total += P[s, code] * pay[s] * group_pays[g, code_count(mode[g], code)]
+    return total
+
+
+# ---------------------------------------------------------------------------
+# P(nothing pays): follow unpaid paths only
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _state_hash(lines, states, n, codes):
+    h = np.uint64(1469598103934665603)
+    for j in range(n):
+        h = (h ^ (np.uint64(lines[j]) << np.uint64(20) | np.uint64(states[j]))) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    for g in range(codes.shape[0]):
+        h = (h ^ np.uint64(codes[g] + 7919)) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(31)
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    return h
+
+
+@njit(cache=True)
+def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel, line_rows,
+                 trans, gain, live, mode, cap):
+    """One reel of the unpaid-path recursion: keep only transitions that pay nothing."""
+    n_states = ptr.shape[0] - 1
+    n_groups = codes.shape[1]
+    n_lines = line_rows.shape[0]
+    n_win = win_sym.shape[0]
+    cap_t = 1024
+    table = np.full(cap_t, -1, dtype=np.int64)
+    keys = np.zeros(cap_t, dtype=np.uint64)
+    size = 256
+    nnz_cap = 1024
+    nptr = np.zeros(size + 1, dtype=np.int64)
+    nline = np.empty(nnz_cap, dtype=np.int32)
+    nstate = np.empty(nnz_cap, dtype=np.int32)
+    ncodes = np.empty((size, n_groups), dtype=np.int64)
+    nprob = np.empty(size)
+    tmp_line = np.empty(n_lines, dtype=np.int32)
+    tmp_state = np.empty(n_lines, dtype=np.int32)
+    tmp_codes = np.empty(n_groups, dtype=np.int64)
+    n_codes = 1
+    for g in range(n_groups):
+        n_codes = max(n_codes, 2 * cap[g] + 2)
+    size_direct = 1
+    for g in range(n_groups):
+        size_direct *= n_codes
+    direct = np.full(min(size_direct, 1 << 16), -1, dtype=np.int64)
+    count = 0
+    nnz = 0
+    for a in range(n_states):
+        pa = prob[a]
+        for w in range(n_win):
+            k = 0
+            paid = False
+            for j in range(ptr[a], ptr[a + 1]):
+                l = lline[j]
+                st = lstate[j]
+                sym = win_sym[w, line_rows[l, reel]]
+                if gain[st, sym] > 0:
+                    paid = True
+                    break
+                s2 = trans[st, sym]
+                if live[s2]:
+                    tmp_line[k] = l
+                    tmp_state[k] = s2
+                    k += 1
+            if paid:
+                continue
+            key = 0
+            for g in range(n_groups):
+                tmp_codes[g] = update_code(mode[g], cap[g], codes[a, g], win_cnt[w, g])
+                key = key * n_codes + tmp_codes[g]
+            if k == 0 and key < direct.shape[0] and direct[key] >= 0:
+                # fast path: no undecided line left, state known by its scatter codes alone
+                nprob[direct[key]] += pa * win_p[w]
+                continue
+            h = _state_hash(tmp_line, tmp_state, k, tmp_codes)
+            slot = np.int64(h & np.uint64(cap_t - 1))
+            idx = -1
+            while table[slot] != -1:
+                if keys[slot] == h:
+                    cand = table[slot]
+                    same = nptr[cand + 1] - nptr[cand] == k
+                    if same:
+                        for g in range(n_groups):
+                            if ncodes[cand, g] != tmp_codes[g]:
+                                same = False
+                    if same:
+                        b = nptr[cand]
+                        for j in range(k):
+                            if nline[b + j] != tmp_line[j] or nstate[b + j] != tmp_state[j]:
+                                same = False
+                                break
+                    if same:
+                        idx = cand
+                        break
+                slot = (slot + 1) & (cap_t - 1)
+            if idx == -1:
+                if count == size:
+                    size *= 2
+                    t1 = np.zeros(size + 1, dtype=np.int64)
+                    t1[: count + 1] = nptr[: count + 1]
+                    nptr = t1
+                    t2 = np.empty((size, n_groups), dtype=np.int64)
+                    t2[:count] = ncodes[:count]
+                    ncodes = t2
+                    t3 = np.empty(size)
+                    t3[:count] = nprob[:count]
+                    nprob = t3
+                if nnz + k > nnz_cap:
+                    nnz_cap = max(2 * nnz_cap, nnz + k)
+                    t4 = np.empty(nnz_cap, dtype=np.int32)
+                    t4[:nnz] = nline[:nnz]
+                    nline = t4
+                    t5 = np.empty(nnz_cap, dtype=np.int32)
+                    t5[:nnz] = nstate[:nnz]
+                    nstate = t5
+                if 2 * (count + 1) > cap_t:
+                    cap_t *= 2
+                    table = np.full(cap_t, -1, dtype=np.int64)
+                    keys = np.zeros(cap_t, dtype=np.uint64)
+                    for e in range(count):
+                        b = nptr[e]
+                        hh = _state_hash(nline[b:], nstate[b:], nptr[e + 1] - b, ncodes[e])
+                        s = np.int64(hh & np.uint64(cap_t - 1))
+                        while table[s] != -1:
+                            s = (s + 1) & (cap_t - 1)
+                        table[s] = e
+                        keys[s] = hh
+                    slot = np.int64(h & np.uint64(cap_t - 1))
+                    while table[slot] != -1:
+                        slot = (slot + 1) & (cap_t - 1)
+                idx = count
+                count += 1
+                for j in range(k):
+                    nline[nnz + j] = tmp_line[j]
+                    nstate[nnz + j] = tmp_state[j]
+                nnz += k
+                nptr[idx + 1] = nnz
+                for g in range(n_groups):
+                    ncodes[idx, g] = tmp_codes[g]
+                nprob[idx] = 0.0
+                table[slot] = idx
+                keys[slot] = h
+                if k == 0 and key < direct.shape[0]:
+                    direct[key] = idx
+            nprob[idx] += pa * win_p[w]
+    return nptr[: count + 1].copy(), nline[:nnz].copy(), nstate[:nnz].copy(), ncodes[:count].copy(), nprob[:count].copy()
+
+
+# ---------------------------------------------------------------------------
+# maximum: branch and bound
+# ---------------------------------------------------------------------------
+def max_future_gain(automaton: LineAutomaton) -> np.ndarray:
+    """Largest total gain an automaton state can still collect (any symbols)."""
+    K = automaton.n_states
+    best = np.full(K, -1, dtype=np.int64)
+
+    def solve(state: int) -> int:
+        stack = [state]
+        while stack:
+            s = stack[-1]
+            if best[s] >= 0:
+                stack.pop()
+                continue
+            if not automaton.live[s]:
+                best[s] = 0
+                stack.pop()
+                continue
+            pending = [int(t) for t in set(automaton.trans[s].tolist()) if best[t] < 0 and t != s]
+            if pending:
+                stack.extend(pending)
+                continue
+            best[s] = max(int(automaton.gain[s, a]) + (best[automaton.trans[s, a]] if automaton.trans[s, a] != s else 0)
+                          for a in range(automaton.trans.shape[1]))
+            stack.pop()
+        return int(best[state])
+
+    for s in range(K):
+        solve(s)
+    return best
+
+
+@njit(cache=True)
+def _row_bound(d, live_line, live_state, nlive, line_rows, trans, gain, future, avail, acc):
+    """Upper bound of what the undecided lines can still add from reel ``d`` on.
+
+    Lines reading the same row of reel ``d`` see the same symbol, so each row
+    contributes the best single symbol for all its lines together.
+    """
+    n_reels = avail.shape[0]
+    if d >= n_reels:
+        return 0
+    rows = avail.shape[1]
+    S = avail.shape[2]
+    for r in range(rows):
+        for a in range(S):
+            acc[r, a] = 0
+    for j in range(nlive):
+        st = live_state[j]
+        r = line_rows[live_line[j], d]
+        for a in range(S):
+            acc[r, a] += gain[st, a] + future[trans[st, a]]
+    total = 0
+    for r in range(rows):
+        best = 0
+        for a in range(S):
+            if avail[d, r, a] and acc[r, a] > best:
+                best = acc[r, a]
+        total += best
+    return total
+
+
+@njit(cache=True)
+def _max_search(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail):
+    """Largest spin win (pay units) by depth-first search with an upper-bound cut."""
+    n_reels = offsets.shape[0] - 1
+    n_lines = line_rows.shape[0]
+    n_groups = mode.shape[0]
+    live_line = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
+    live_state = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
+    nlive = np.zeros(n_reels + 1, dtype=np.int64)
+    paid = np.zeros(n_reels + 1, dtype=np.int64)
+    bound_lines = np.zeros(n_reels + 1, dtype=np.int64)
+    codes = np.zeros((n_reels + 1, n_groups), dtype=np.int64)
+    acc = np.zeros((avail.shape[1], avail.shape[2]), dtype=np.int64)
+    if live[0]:
+        for l in range(n_lines):
+            live_line[0, l] = l
+        nlive[0] = n_lines
+        bound_lines[0] = _row_bound(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
+    best = np.int64(-1)
+    pos = np.zeros(n_reels, dtype=np.int64)
+    pos[0] = offsets[0]
+    d = 0
+    last = n_reels - 1
+    while True:
+        if pos[d] >= offsets[d + 1]:
+            if d == 0:
+                break
+            d -= 1
+            pos[d] += 1
+            continue
+        # upper bound of anything below this node
+        bound = paid[d] + bound_lines[d]
+        for g in range(n_groups):
+            code = codes[d, g]
+            if mode[g] == ADJACENT and code % 2 == 1:
+                bound += group_pays[g, code // 2]
+            else:
+                bound += group_pays[g, min(code_count(mode[g], code) + max_left[g, d], cap[g])]
+        if bound <= best:
+            pos[d] = offsets[d + 1]
+            continue
+        if d < last:
+            w = pos[d]
+            k = 0
+            inc = 0
+            fut = 0
+            for j in range(nlive[d]):
+                l = live_line[d, j]
+                st = live_state[d, j]
+                sym = win_sym[w, line_rows[l, d]]
+                inc += gain[st, sym]
+                s2 = trans[st, sym]
+                if live[s2]:
+                    live_line[d + 1, k] = l
+                    live_state[d + 1, k] = s2
+                    fut += future[s2]
+                    k += 1
+            nlive[d + 1] = k
+            paid[d + 1] = paid[d] + inc
+            bound_lines[d + 1] = min(fut, _row_bound(d + 1, live_line[d + 1], live_state[d + 1], k, line_rows, trans, gain,
+                                                     future, avail, acc))
+            for g in range(n_groups):
+                codes[d + 1, g] = update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g])
+            d += 1
+            pos[d] = offsets[d]
+        else:
+            for w in range(offsets[d], offsets[d + 1]):
+                total = paid[d]
+                for j in range(nlive[d]):
+                    total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
+                for g in range(n_groups):
+                    total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+                if total > best:
+                    best = total
+            pos[d] = offsets[d + 1]
+    return best
+
+
+# ---------------------------------------------------------------------------
+# putting it together
+# ---------------------------------------------------------------------------
+def distinct_line_pairs(game: Game, strip_set: StripSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairs of lines (l < m) with distinct E[X_l X_m], and how many pairs each stands for.
+
+    On an unweighted strip the joint distribution of two rows depends only on
+    their distance (every stop is equally likely), and swapping the two lines
+    changes nothing, so many pairs share one value.
+    """
+    lines = game.paylines
+    weighted = [strip.weights is not None for strip in strip_set.reels]
+    seen: dict = {}
+    for l in range(len(lines)):
+        for m in range(l + 1, len(lines)):
+            a = tuple((lines[l][i], lines[m][i]) if weighted[i] else (0, lines[m][i] - lines[l][i]) for i in range(game.reels))
+            b = tuple((lines[m][i], lines[l][i]) if weighted[i] else (0, lines[l][i] - lines[m][i]) for i in range(game.reels))
+            key = min(a, b)
+            if key in seen:
+                seen[key][2] += 1
+            else:
+                seen[key] = [l, m, 1]
+    rows = np.array(list(seen.values()), dtype=np.int64).reshape(-1, 3)
+    return rows[:, 0].astype(np.int32), rows[:, 1].astype(np.int32), rows[:, 2].astype(float)
+
+
+def _joint_row_tables(game: Game, windows: list[ReelWindows], n_symbols: int) -> tuple[np.ndarray, np.ndarray]:
+    rows = max(game.rows)
+    J = np.zeros((game.reels, rows, rows, n_symbols, n_symbols))
+    R = np.zeros((game.reels, rows, n_symbols))
+    for i, win in enumerate(windows):
+        p = win.weights / float(win.total_weight)
+        for ra in range(game.rows[i]):
+            np.add.at(R[i, ra], win.symbols[:, ra], p)
+            for rb in range(game.rows[i]):
+                np.add.at(J[i, ra, rb], (win.symbols[:, ra], win.symbols[:, rb]), p)
+    return J, R
+
+
+def _scatter_only_moments(tables: ScatterPayTables, windows: list[ReelWindows]) -> tuple[float, float]:
+    """E[Y] and E[Y^2] of the scatter pays (joint over all paying groups)."""
+    if not len(tables.index):
+        return 0.0, 0.0
+    layer = {tuple([0] * len(tables.index)): 1.0}
+    for win in windows:
+        counts = win.counts[:, tables.index]
+        p = win.weights / float(win.total_weight)
+        dist: dict = {}
+        for row, q in zip(map(tuple, counts.tolist()), p.tolist()):
+            dist[row] = dist.get(row, 0.0) + q
+        nxt: dict = {}
+        for code, v in layer.items():
+            for cnt, q in dist.items():
+                new = tuple(int(update_code(int(tables.mode[g]), int(tables.cap[g]), code[g], cnt[g])) for g in range(len(code)))
+                nxt[new] = nxt.get(new, 0.0) + v * q
+        layer = nxt
+    mean = second = 0.0
+    for code, v in layer.items():
+        y = sum(int(tables.pays[g, int(code_count(int(tables.mode[g]), c))]) for g, c in enumerate(code))
+        mean += v * y
+        second += v * y * y
+    return mean, second
+
+
+def spin_moments(
+    game: Game,
+    strip_set: StripSet,
+    windows: list[ReelWindows],
+    automaton: LineAutomaton,
+    scale: PayScale,
+    line_moments: np.ndarray,
+    classes: SymbolClasses,
+    future: np.ndarray,
+) -> SpinMoments:
+    """Exact mean, second moment, hit probability and maximum of the spin win (pay units).
+
+    ``line_moments[l]`` = (hits, sum of pay, sum of pay^2) of line ``l`` over the
+    cycle (exact per-line results), used for the diagonal terms.
+    """
+    tables = scatter_pay_tables(game, scale)
+    n_lines = len(game.paylines)
+    line_rows = np.asarray(game.paylines, dtype=np.int32).reshape(n_lines, game.reels)
+    cycle = strip_set.cycle
+    pay = automaton.pay_units.astype(float)
+    n_symbols = automaton.trans.shape[1]
+    J, R = _joint_row_tables(game, windows, n_symbols)
+
+    line_mean = sum(int(x) for x in line_moments[:, 1]) / cycle
+    line_second = sum(int(x) for x in line_moments[:, 2]) / cycle
+    if n_lines > 1:
+        pair_l, pair_m, multiplicity = distinct_line_pairs(game, strip_set)
+        V = _line_futures(line_rows, R, automaton.trans, automaton.live, pay)
+        cross = _pair_products(pair_l, pair_m, line_rows, J, R, V, pay, automaton.live,
+                               classes.default_next, classes.cls_ptr, classes.cls_next, classes.mem_ptr, classes.members)
+        line_second += 2.0 * float(cross @ multiplicity)
+
+    y_mean, y_second = _scatter_only_moments(tables, windows)
+    line_y = 0.0
     n_groups = len(tables.index)
-    scat = np.zeros((1, n_groups), dtype=np.int64)
-    paid = np.zeros(1, dtype=np.bool_)
-    m0 = np.ones(1)
-    m1 = np.zeros(1)
-    m2 = np.zeros(1)
-    mx = np.zeros(1, dtype=np.int64)
-    biggest = 1
+    if n_groups:
+        C = int(max(int(w.counts.max()) if w.counts.size else 0 for w in windows)) + 1
+        H = np.zeros((n_groups, game.reels, max(game.rows), n_symbols, C))
+        for i, win in enumerate(windows):
+            p = win.weights / float(win.total_weight)
+            for g, gi in enumerate(tables.index):
+                for r in range(game.rows[i]):
+                    np.add.at(H[g, i, r], (win.symbols[:, r], win.counts[:, gi]), p)
+        products = _line_scatter_products(line_rows, H, automaton.trans, automaton.live, pay, tables.mode, tables.cap,
+                                          tables.pays, tables.n_codes)
+        line_y = float(products.sum())
+
+    # hit frequency: probability that nothing pays
+    live0 = bool(automaton.live[0])
+    ptr = np.array([0, n_lines if live0 else 0], dtype=np.int64)
+    lline = np.arange(n_lines, dtype=np.int32) if live0 else np.zeros(0, np.int32)
+    lstate = np.zeros(len(lline), dtype=np.int32)
+    codes = np.zeros((1, n_groups), dtype=np.int64)
+    prob = np.ones(1)
     for reel, win in enumerate(windows):
         keep = win.weights > 0
-        p = win.weights[keep] / float(win.total_weight)
         cnt = np.ascontiguousarray(win.counts[keep][:, tables.index]) if n_groups else np.zeros((int(keep.sum()), 0), np.int64)
-        ptr, lline, lstate, scat, paid, m0, m1, m2, mx = _advance(
-            ptr, lline, lstate, scat, paid, m0, m1, m2, mx,
-            np.ascontiguousarray(win.symbols[keep]), cnt, p, reel, line_rows,
-            automaton.trans, automaton.gain, automaton.live, tables.mode, tables.cap,
+        ptr, lline, lstate, codes, prob = _unpaid_step(
+            ptr, lline, lstate, codes, prob, np.ascontiguousarray(win.symbols[keep]), cnt,
+            win.weights[keep] / float(win.total_weight), reel, line_rows, automaton.trans, automaton.gain, automaton.live,
+            tables.mode, tables.cap,
         )
-        biggest = max(biggest, len(m0))
-    # final scatter pays
-    y = np.zeros(len(m0), dtype=np.int64)
+    nothing = 0.0
+    for s in range(len(prob)):
+        y = sum(int(tables.pays[g, int(code_count(int(tables.mode[g]), int(codes[s, g])))]) for g in range(n_groups))
+        if y == 0:
+            nothing += prob[s]
+
+    max_units = max_spin_win(game, windows, automaton, tables, line_rows, future)
+    mean = line_mean + y_mean
+    second = line_second + 2.0 * line_y + y_second
+    return SpinMoments(mean=mean, second=second, hit=1.0 - nothing, max_units=max_units)
+
+
+def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
+                 line_rows: np.ndarray, future: np.ndarray) -> int:
+    """Largest spin win in pay units (exact, by branch and bound)."""
+    keep = [w.weights > 0 for w in windows]
+    # visit promising windows first: the sooner a large win is found, the more is cut
+    value = np.zeros(automaton.trans.shape[1])
+    for s in range(automaton.trans.shape[1]):
+        value[s] = automaton.gain[0, s] + future[automaton.trans[0, s]]
+    syms, cnts, offsets = [], [], [0]
+    for w, k in zip(windows, keep):
+        order = np.argsort(-value[w.symbols[k]].sum(axis=1), kind="stable")
+        s = w.symbols[k][order]
+        pad = np.zeros((len(s), max(game.rows)), dtype=np.int32)
+        pad[:, : s.shape[1]] = s
+        syms.append(pad)
+        cnts.append(w.counts[k][order][:, tables.index] if len(tables.index) else np.zeros((len(s), 0), np.int64))
+        offsets.append(offsets[-1] + len(s))
+    win_sym = np.ascontiguousarray(np.concatenate(syms))
+    win_cnt = np.ascontiguousarray(np.concatenate(cnts)).astype(np.int64)
+    n_groups = len(tables.index)
+    max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
     for g in range(n_groups):
-        codes = scat[:, g]
-        counts = codes // 2 if tables.mode[g] == ADJACENT else codes
-        y += tables.pays[g, counts]
-    yf = y.astype(float)
-    mean = float(np.sum(m1 + m0 * yf))
-    second = float(np.sum(m2 + 2 * m1 * yf + m0 * yf * yf))
-    hit = float(np.sum(m0[paid | (y > 0)]))
-    reachable = m0 > 0
-    max_units = int(np.max((mx + y)[reachable])) if reachable.any() else 0
-    return SpinMoments(mean=mean, second=second, hit=hit, max_units=max_units, states=biggest)
+        for d in range(game.reels - 1, -1, -1):
+            max_left[g, d] = max_left[g, d + 1] + int(win_cnt[offsets[d]:offsets[d + 1], g].max())
+    avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
+    for i, (w, k) in enumerate(zip(windows, keep)):
+        for r in range(game.rows[i]):
+            avail[i, r, w.symbols[k][:, r]] = True
+    return int(_max_search(win_sym, win_cnt, np.asarray(offsets, dtype=np.int64), line_rows, automaton.trans, automaton.gain,
+                           automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail))
