@@ -10,6 +10,10 @@ Main entry points::
 
 __version__ = "0.1.0"
 
+from ._cache import configure_numba_cache  # noqa: E402  (must run before numba is imported)
+
+configure_numba_cache()
+
 from .errors import ReelsetError, WorkbenchError  # noqa: E402
 from .exact import par  # noqa: E402
 from .reelset import load_game, loads_game, save_game, shipped_games, validate_file  # noqa: E402

@@ -120,6 +120,62 @@ def cmd_par(args) -> int:
     return EXIT_OK
 
 
+def _print_estimates(result, label: str) -> None:
+    print(f"{label}: {result.model.game.name}" + (f" at stake {result.model.stake:g}" if result.model.stake else ""))
+    print(f"  RTP               {100 * result.rtp:9.4f} %  +- {100 * result.rtp_ci95:.4f} % (95 %)")
+    if result.jackpot_rtp:
+        print(f"    game            {100 * result.game_rtp:9.4f} %")
+        print(f"    jackpots        {100 * result.jackpot_rtp:9.4f} %")
+    print("  components (% of total bet, +- 95 %):")
+    for name, est in result.components.items():
+        print(f"    {name:28s} {100 * est.value:9.4f} +- {100 * est.ci95:.4f}  [{est.source}]")
+    print(f"  hit frequency     {100 * result.hit_frequency:9.4f} %   (1 in {result.hit_rate_one_in:.2f})")
+    print(f"  std               {result.std:9.4f} x bet")
+    print(f"  volatility index  {result.volatility_index(0.90):9.4f} (90 %), {result.volatility_index(0.95):.4f} (95 %)")
+    print(f"  max win           {result.max_win:9.2f} x bet")
+    for name, rtps in getattr(result, "options", {}).items():
+        for option, value in rtps.items():
+            print(f"  option {name}={option}: RTP {100 * value:.4f} %")
+
+
+def cmd_simulate(args) -> int:
+    from .reelset import load_game
+    from .simulate import simulate
+
+    game = load_game(args.game)
+    result = simulate(game, args.spins, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
+                      progress=not args.quiet and sys.stderr.isatty(), checkpoint=args.checkpoint)
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        _print_estimates(result, "Simulation" + (" (interrupted)" if result.interrupted else ""))
+        print(f"  spins             {result.spins:,} of {result.requested:,}")
+        print(f"  max win seen      {result.max_win_count} time(s)")
+        print(f"  cap reached       {result.cap_fraction:.3g} of rounds")
+        for name, f in result.features.items():
+            print(f"  feature {name:20s} 1 in {f.one_in:10.1f}  average win {f.average_win:.3f} x bet")
+        print(f"  speed             {result.spins_per_second:,.0f} spins/s")
+    return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
+
+
+def cmd_rtp(args) -> int:
+    from .reelset import load_game
+    from .simulate import estimate_rtp
+
+    game = load_game(args.game)
+    result = estimate_rtp(game, args.precision, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
+                          max_seconds=args.max_seconds, progress=not args.quiet and sys.stderr.isatty())
+    if args.json:
+        print_json(result.to_dict())
+    else:
+        _print_estimates(result, "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else ""))
+        print("  trigger states:")
+        for s in result.strata:
+            print(f"    {s.name:28s} 1 in {1 / s.probability if s.probability else math.inf:10.1f}  "
+                  f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} x bet  ({s.samples:,} rounds)")
+    return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
+
+
 def cmd_list(args) -> int:
     from .reelset import load_game, shipped_games
 
@@ -151,6 +207,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cycle", action="store_true", help="skip the full-cycle distribution")
     p.add_argument("--budget", type=int, default=2_000_000_000, help="max window combinations for the full cycle")
     p.set_defaults(func=cmd_par)
+
+    p = sub.add_parser("simulate", help="simulate complete rounds end to end")
+    p.add_argument("game", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("--spins", type=int, default=1_000_000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1, help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler")
+    p.add_argument("--stake", type=float, help="total bet in currency (caps, jackpots); default: the game's reference stake")
+    p.add_argument("--checkpoint", metavar="FILE", help="save progress here; rerun with it to resume")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("rtp", help="RTP by exact base game + conditional simulation of features")
+    p.add_argument("game", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("--precision", type=float, default=0.0002, help="target 95 %% half-width (fraction; 0.0002 = 0.02 %%)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--scheduler", metavar="ADDRESS")
+    p.add_argument("--stake", type=float)
+    p.add_argument("--max-seconds", type=float, help="stop after this long even if the precision is not reached")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_rtp)
 
     p = sub.add_parser("list", help="list the shipped games")
     p.set_defaults(func=cmd_list)

@@ -175,7 +175,9 @@ class ParSheet:
         mean = sum(p * m.mean for p, m in self._moments)
         second = sum(p * m.second for p, m in self._moments)
         cost = self.scale.cost_units
-        variance = max(second - mean * mean, 0.0) / cost**2
+        variance = second - mean * mean
+        # second and mean^2 are floats: a zero variance can come out as rounding noise
+        variance = variance / cost**2 if variance > 1e-12 * second else 0.0
         return WinStatistics(
             rtp=self.rtp,
             std=math.sqrt(variance),

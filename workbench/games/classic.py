@@ -1,8 +1,46 @@
 """A plain line game: line and scatter pays only, no special features.
 
-Everything such a game pays is computed exactly by :mod:`workbench.exact`.
+Everything such a game pays is computed exactly by :mod:`workbench.exact`; its
+simulation exists to cross-check the simulator against the exact engine.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..exact import pay_scale
+from ..model import Game
+from ..simulate.blocks import base_spin
+from ..simulate.kernel import base_components, compile_mode, line_arrays, scatter_arrays, scatter_components
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.model import RoundModel
+
 FEATURES: dict = {}
+
+ClassicParams = namedtuple("ClassicParams", ["base", "lines", "scat", "comp_scatter", "wins", "cost_units"])
+
+
+@njit(cache=True, inline="always")
+def play_round(p, rng, amounts, counters, stratum):
+    base_spin(p.base, p.lines, p.scat, rng, p.wins, amounts, 0, p.comp_scatter)
+
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk(params, rng, n_rounds, stratum, is_exact, is_info, amounts, events, edges_units,
+              comp_sum, comp_sq, totals, squares, counters, hist, maxwin):
+    for _ in range(n_rounds):
+        play_round(params, rng, amounts, events, stratum)
+        record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, totals, squares, hist, maxwin)
+    finish_chunk(events, counters)
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    lines = line_arrays(game)
+    components = base_components(game)
+    params = ClassicParams(compile_mode(game, "base", lines), lines, scatter_arrays(game), scatter_components(game, components),
+                    np.zeros(game.reels, dtype=np.int64), pay_scale(game).cost_units)
+    return RoundModel(game=game, components=tuple(components), counters=(), params=params, run_chunk=run_chunk, stake=stake)

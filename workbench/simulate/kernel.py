@@ -1,0 +1,345 @@
+"""Compiled form of a game for simulation, and the evaluation of one screen.
+
+The strip sets of a game mode become one :class:`ModeArrays` record of plain
+arrays whose first axis is the strip set.  A spin picks a strip set, draws one
+virtual stop per reel (stop weights expanded into virtual reels) and looks up
+the reel's *window*: what its rows show and how many instances of each
+scatter group are visible.  Unmodified screens are paid through a prefix
+table: for every combination of windows on the first reels it stores what
+the lines have already paid and which lines are still undecided, so a spin
+only finishes those few lines.  Screens changed by a feature (wilds placed,
+reels held or turned wild) are paid by running every line through the line
+automaton.
+
+All amounts are integer *pay units* (credits per bet multiplier times the
+game's pay denominator, see :mod:`workbench.exact.windows`).
+
+Speed notes (numba): every function here is inlined into the round that uses
+it, takes records rather than copies of them, and reads record fields into
+locals before looping.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..errors import SimulationError
+from ..exact import line_automaton, pay_scale, strip_set_windows
+from ..exact.spin import ADJACENT, ANYWHERE, update_code
+from ..model import Game
+from .rng import bounded, weighted_index
+
+PREFIX_BUDGET = 1 << 18  # window combinations held in a prefix table
+VIRTUAL_STOPS_MAX = 1 << 22  # weighted strips are expanded into virtual reels up to this size
+
+ModeArrays = namedtuple(
+    "ModeArrays",
+    [
+        "set_cum",  # int64[n_sets] cumulative choice weights of the strip sets
+        "rows",  # int64[n_reels]
+        "length",  # int64[n_sets, n_reels] stops per strip
+        "symbols",  # int32[n_sets, n_reels, max_len] strip symbol ids
+        "total_weight",  # int64[n_sets, n_reels] virtual stops per reel (sum of stop weights)
+        "vstop",  # int32[n_sets, n_reels, max_total] stop of each virtual stop
+        "vwin",  # int32[n_sets, n_reels, max_total] window of each virtual stop
+        "n_windows",  # int64[n_sets, n_reels]
+        "win_sym",  # int32[n_sets, n_reels, max_windows, max_rows]
+        "win_cnt",  # int64[n_sets, n_reels, max_windows, n_groups] visible instances per scatter group
+        "prefix_reels",  # int64[n_sets] reels covered by the prefix table
+        "prefix_mult",  # int64[n_sets, n_reels] mixed-radix multipliers of the prefix index
+        "pre_paid",  # int64[n_sets, max_prefix] pay decided on the prefix reels
+        "pre_ptr",  # int64[n_sets, max_prefix + 1]
+        "pre_line",  # int32[n_sets, max_nnz] undecided lines after the prefix
+        "pre_state",  # int32[n_sets, max_nnz] their automaton states
+    ],
+)
+
+LineArrays = namedtuple("LineArrays", ["rows", "trans", "gain", "live", "pay"])
+ScatterArrays = namedtuple("ScatterArrays", ["mode", "cap", "pays"])
+
+
+# ---------------------------------------------------------------------------
+# building
+# ---------------------------------------------------------------------------
+def line_arrays(game: Game) -> LineArrays:
+    automaton = line_automaton(game)
+    rows = np.asarray(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
+    return LineArrays(rows, automaton.trans, automaton.gain, automaton.live, automaton.pay_units)
+
+
+def scatter_arrays(game: Game) -> ScatterArrays:
+    """Count mode, cap and pay (units by count) of every scatter group, in file order."""
+    scale = pay_scale(game)
+    groups = list(game.scatters.values())
+    caps = [max([k for k in g.pays] + [1]) for g in groups]
+    width = max(caps, default=1) + 1
+    pays = np.zeros((len(groups), width), dtype=np.int64)
+    for i, g in enumerate(groups):
+        for c in range(width):
+            pays[i, c] = scale.units(game.bet.credits(g.pay(c), g.unit))
+    mode = np.array([ADJACENT if g.counting == "adjacent_from_first_reel" else ANYWHERE for g in groups], dtype=np.int64)
+    return ScatterArrays(mode, np.array(caps, dtype=np.int64).reshape(len(groups)), pays)
+
+
+def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_prefix: bool = True) -> ModeArrays:
+    """Numeric form of ``strip_sets`` (chosen by their weights) for the simulator."""
+    if not strip_sets:
+        raise SimulationError(f"{game.name}: no strip set to compile")
+    n_sets = len(strip_sets)
+    n = game.reels
+    windows = [strip_set_windows(game, s) for s in strip_sets]
+    max_len = max(len(strip) for s in strip_sets for strip in s.reels)
+    max_win = max(len(w.weights) for ws in windows for w in ws)
+    max_rows = max(game.rows)
+    n_groups = len(game.scatters)
+    max_total = max(strip.total_weight for s in strip_sets for strip in s.reels)
+    if max_total > VIRTUAL_STOPS_MAX:
+        raise SimulationError(
+            f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator "
+            f"expands weights into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops"
+        )
+    length = np.zeros((n_sets, n), dtype=np.int64)
+    symbols = np.zeros((n_sets, n, max_len), dtype=np.int32)
+    total_weight = np.zeros((n_sets, n), dtype=np.int64)
+    vstop = np.zeros((n_sets, n, max_total), dtype=np.int32)
+    vwin = np.zeros((n_sets, n, max_total), dtype=np.int32)
+    n_windows = np.zeros((n_sets, n), dtype=np.int64)
+    win_sym = np.zeros((n_sets, n, max_win, max_rows), dtype=np.int32)
+    win_cnt = np.zeros((n_sets, n, max_win, n_groups), dtype=np.int64)
+    ids = {name: i for i, name in enumerate(game.symbols)}
+    prefixes = []
+    for k, (strip_set, wins) in enumerate(zip(strip_sets, windows)):
+        for i, (strip, win) in enumerate(zip(strip_set.reels, wins)):
+            L = len(strip)
+            length[k, i] = L
+            symbols[k, i, :L] = [ids[s] for s in strip.symbols]
+            total_weight[k, i] = strip.total_weight
+            stops = np.repeat(np.arange(L, dtype=np.int32), strip.stop_weights)
+            vstop[k, i, : len(stops)] = stops
+            vwin[k, i, : len(stops)] = win.stop_window[stops]
+            n_windows[k, i] = len(win.weights)
+            win_sym[k, i, : len(win.weights), : game.rows[i]] = win.symbols
+            win_cnt[k, i, : len(win.weights)] = win.counts
+        reels_in_prefix, size = 0, 1
+        if with_prefix:
+            while reels_in_prefix < n - 1 and size * n_windows[k, reels_in_prefix] <= PREFIX_BUDGET:
+                size *= int(n_windows[k, reels_in_prefix])
+                reels_in_prefix += 1
+        mult = np.zeros(n, dtype=np.int64)
+        m = 1
+        for i in range(reels_in_prefix - 1, -1, -1):
+            mult[i] = m
+            m *= int(n_windows[k, i])
+        paid, ptr, line, state = _build_prefix(win_sym[k], n_windows[k], reels_in_prefix, lines.rows, lines.trans, lines.gain, lines.live)
+        prefixes.append((reels_in_prefix, mult, paid, ptr, line, state))
+    max_prefix = max(len(p[2]) for p in prefixes)
+    max_nnz = max(max(len(p[4]) for p in prefixes), 1)
+    pre_paid = np.zeros((n_sets, max_prefix), dtype=np.int64)
+    pre_ptr = np.zeros((n_sets, max_prefix + 1), dtype=np.int64)
+    pre_line = np.zeros((n_sets, max_nnz), dtype=np.int32)
+    pre_state = np.zeros((n_sets, max_nnz), dtype=np.int32)
+    for k, (_, _, paid, ptr, line, state) in enumerate(prefixes):
+        pre_paid[k, : len(paid)] = paid
+        pre_ptr[k, : len(ptr)] = ptr
+        pre_line[k, : len(line)] = line
+        pre_state[k, : len(state)] = state
+    return ModeArrays(
+        set_cum=np.cumsum([s.weight for s in strip_sets]).astype(np.int64),
+        rows=np.asarray(game.rows, dtype=np.int64),
+        length=length,
+        symbols=symbols,
+        total_weight=total_weight,
+        vstop=vstop,
+        vwin=vwin,
+        n_windows=n_windows,
+        win_sym=win_sym,
+        win_cnt=win_cnt,
+        prefix_reels=np.array([p[0] for p in prefixes], dtype=np.int64),
+        prefix_mult=np.array([p[1] for p in prefixes], dtype=np.int64).reshape(n_sets, n),
+        pre_paid=pre_paid,
+        pre_ptr=pre_ptr,
+        pre_line=pre_line,
+        pre_state=pre_state,
+    )
+
+
+def compile_mode(game: Game, mode: str, lines: LineArrays) -> ModeArrays:
+    """Compiled strip sets of game mode ``mode`` (those with weight > 0)."""
+    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
+    if not sets:
+        raise SimulationError(f"{game.name}: no strip set has mode {mode!r}")
+    return compile_strip_sets(game, sets, lines)
+
+
+def scatter_components(game: Game, components: list) -> np.ndarray:
+    """Component index of each scatter group's pay (-1 for groups that pay nothing)."""
+    out = []
+    for name, group in game.scatters.items():
+        out.append(components.index(f"scatter:{name}") if any(p > 0 for p in group.pays.values()) else -1)
+    return np.array(out, dtype=np.int64)
+
+
+def base_components(game: Game) -> list:
+    """``lines`` plus one ``scatter:<name>`` per paying scatter group."""
+    return ["lines"] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
+
+
+@njit(cache=True)
+def _build_prefix(win_sym, n_windows, k, line_rows, trans, gain, live):
+    size = 1
+    for i in range(k):
+        size *= n_windows[i]
+    n_lines = line_rows.shape[0]
+    paid = np.zeros(size, dtype=np.int64)
+    ptr = np.zeros(size + 1, dtype=np.int64)
+    cap = max(16, size * 4)
+    out_line = np.empty(cap, dtype=np.int32)
+    out_state = np.empty(cap, dtype=np.int32)
+    wins = np.zeros(max(k, 1), dtype=np.int64)
+    nnz = 0
+    for p in range(size):
+        rest = p
+        for i in range(k - 1, -1, -1):
+            wins[i] = rest % n_windows[i]
+            rest //= n_windows[i]
+        total = 0
+        for l in range(n_lines):
+            st = 0
+            if not live[st]:
+                continue
+            for i in range(k):
+                sym = win_sym[i, wins[i], line_rows[l, i]]
+                total += gain[st, sym]
+                st = trans[st, sym]
+                if not live[st]:
+                    break
+            if live[st]:
+                if nnz == cap:
+                    cap *= 2
+                    a = np.empty(cap, dtype=np.int32)
+                    a[:nnz] = out_line[:nnz]
+                    out_line = a
+                    b = np.empty(cap, dtype=np.int32)
+                    b[:nnz] = out_state[:nnz]
+                    out_state = b
+                out_line[nnz] = l
+                out_state[nnz] = st
+                nnz += 1
+        paid[p] = total
+        ptr[p + 1] = nnz
+    return paid, ptr, out_line[:nnz].copy(), out_state[:nnz].copy()
+
+
+# ---------------------------------------------------------------------------
+# spinning and paying
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def choose_set(ma, rng):
+    """Index of the strip set this spin uses (weighted choice; 0 if there is one)."""
+    cum = ma.set_cum
+    if cum.shape[0] == 1:
+        return 0
+    return weighted_index(cum, rng)
+
+
+@njit(cache=True, inline="always")
+def draw_stop(ma, s, reel, rng):
+    """A stop of ``reel`` of strip set ``s`` drawn by its stop weights."""
+    return ma.vstop[s, reel, bounded(rng, ma.total_weight[s, reel])]
+
+
+@njit(cache=True, inline="always")
+def spin_windows(ma, s, rng, wins):
+    """Spin every reel of strip set ``s``: fills ``wins`` with each reel's window index."""
+    vwin = ma.vwin
+    total = ma.total_weight
+    for r in range(wins.shape[0]):
+        wins[r] = vwin[s, r, bounded(rng, total[s, r])]
+
+
+@njit(cache=True, inline="always")
+def spin_reel(ma, s, reel, rng):
+    """Window index of one reel spun on its own (respins)."""
+    return ma.vwin[s, reel, bounded(rng, ma.total_weight[s, reel])]
+
+
+@njit(cache=True, inline="always")
+def line_pay_windows(ma, s, la, wins):
+    """Line pays (units) of an unmodified screen of strip set ``s`` given by its windows."""
+    k = ma.prefix_reels[s]
+    mult = ma.prefix_mult
+    pre_ptr = ma.pre_ptr
+    pre_line = ma.pre_line
+    pre_state = ma.pre_state
+    win_sym = ma.win_sym
+    rows = la.rows
+    gain = la.gain
+    trans = la.trans
+    live = la.live
+    n_reels = wins.shape[0]
+    p = 0
+    for i in range(k):
+        p += wins[i] * mult[s, i]
+    total = ma.pre_paid[s, p]
+    for j in range(pre_ptr[s, p], pre_ptr[s, p + 1]):
+        l = pre_line[s, j]
+        st = pre_state[s, j]
+        for i in range(k, n_reels):
+            sym = win_sym[s, i, wins[i], rows[l, i]]
+            total += gain[st, sym]
+            st = trans[st, sym]
+            if not live[st]:
+                break
+    return total
+
+
+@njit(cache=True, inline="always")
+def fill_screen(ma, s, wins, screen):
+    """Copy the symbols of the windows into ``screen`` (reels x rows)."""
+    rows = ma.rows
+    win_sym = ma.win_sym
+    for r in range(rows.shape[0]):
+        for row in range(rows[r]):
+            screen[r, row] = win_sym[s, r, wins[r], row]
+
+
+@njit(cache=True, inline="always")
+def line_pay_screen(la, screen):
+    """Line pays (units) of an explicit (possibly modified) screen."""
+    rows = la.rows
+    gain = la.gain
+    trans = la.trans
+    live = la.live
+    total = 0
+    n_reels = screen.shape[0]
+    if not live[0]:
+        return 0
+    for l in range(rows.shape[0]):
+        st = 0
+        for i in range(n_reels):
+            sym = screen[i, rows[l, i]]
+            total += gain[st, sym]
+            st = trans[st, sym]
+            if not live[st]:
+                break
+    return total
+
+
+@njit(cache=True, inline="always")
+def group_count(ma, s, sc, wins, g, skip_reel):
+    """Visible instances of scatter group ``g`` (``skip_reel``: a held reel showing none, or -1)."""
+    win_cnt = ma.win_cnt
+    mode = sc.mode[g]
+    code = 0
+    for r in range(wins.shape[0]):
+        c = 0 if r == skip_reel else win_cnt[s, r, wins[r], g]
+        code = update_code(mode, 1 << 30, code, c)
+    return code // 2 if mode == ADJACENT else code
+
+
+@njit(cache=True, inline="always")
+def scatter_pay(sc, g, count):
+    return sc.pays[g, min(count, sc.cap[g])]

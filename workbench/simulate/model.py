@@ -1,0 +1,101 @@
+"""What a game module hands to the simulator: a :class:`RoundModel`.
+
+A round model bundles the compiled game (a namedtuple of arrays), a compiled
+``play_round`` function and the bookkeeping the engine needs to report it:
+
+``play_round(params, rng, amounts, counters, stratum)`` plays one complete
+round (the paid spin and everything it triggers) and adds what it pays to
+``amounts`` (pay units, one slot per component) and the events it sees to
+``counters``.  ``stratum`` is -1 for natural play; ``s >= 0`` asks the round to
+*start* in stratum ``s`` (a trigger state or forced random feature) for the
+exact + conditional method.
+
+Component conventions:
+- ``lines`` and ``scatter:<name>`` hold what the *unmodified* base screen pays
+  (exactly what :func:`workbench.exact.par` computes); everything a feature
+  changes or adds goes to that feature's components, so for any round
+  ``extra = total - (lines + scatters)`` is the features' part;
+- ``cap`` holds the (negative) amount removed by a max-win cap;
+- names starting with ``option:`` are what another player choice would have
+  paid (informational, not part of the round's total).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..model import Game
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature for reporting: how often it starts and what it pays.
+
+    ``counter`` counts its starts; ``components`` are the amounts it pays.
+    """
+
+    name: str
+    counter: str
+    components: tuple
+
+
+@dataclass(frozen=True)
+class Option:
+    """A player choice: component ``chosen`` holds what the played choice pays;
+    ``alternatives`` maps each option name to the component that records what
+    that option would have paid in the same rounds."""
+
+    name: str
+    chosen: str
+    alternatives: dict
+
+
+@dataclass(frozen=True)
+class Stratum:
+    """A trigger state (or forced random feature) with its exact probability per round."""
+
+    name: str
+    probability: Fraction
+
+
+@dataclass(frozen=True)
+class JackpotTier:
+    """A must-drop progressive tier (currency amounts; rates are fractions of each stake)."""
+
+    name: str
+    must_drop: float
+    pot_rate: float
+    reseed_rate: float
+    reseed_fraction: float
+
+
+@dataclass(frozen=True)
+class RoundModel:
+    game: Game
+    components: tuple
+    counters: tuple
+    params: Any
+    run_chunk: Any  # compiled chunk loop: chunks.make_chunk_runner(play_round)
+    strata: tuple = ()
+    features: tuple = ()
+    options: tuple = ()
+    jackpots: tuple = ()
+    stake: float | None = None  # total bet in currency the model was built for (caps)
+    cap_total_bets: float | None = None  # max win in x total bet at that stake
+    notes: dict = field(default_factory=dict)
+
+    @property
+    def exact_components(self) -> tuple:
+        return tuple(i for i, c in enumerate(self.components) if c == "lines" or c.startswith("scatter:"))
+
+    @property
+    def informational_components(self) -> tuple:
+        return tuple(i for i, c in enumerate(self.components) if c.startswith("option:"))
+
+    def component_index(self, name: str) -> int:
+        return self.components.index(name)
+
+    def counter_index(self, name: str) -> int:
+        return self.counters.index(name)

@@ -1,0 +1,266 @@
+"""Result objects of simulations, in the spirit of scipy.stats results.
+
+All amounts are in multiples of the total bet; ``rtp`` values are fractions
+(0.946 = 94.6 %); ``*_ci95`` are 95 % confidence half-widths.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats import WinStatistics
+from .chunks import BUCKET_EDGES, ChunkResult
+from .jackpots import JackpotRun
+from .model import RoundModel
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value with its 95 % confidence half-width and where it comes from
+    (``exact``, ``simulated``, ``conditional`` or ``analytic``)."""
+
+    value: float
+    ci95: float = 0.0
+    source: str = "simulated"
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "ci95": self.ci95, "source": self.source}
+
+
+@dataclass(frozen=True)
+class FeatureStats:
+    """How often a feature starts (per paid round) and what it pays on average (x total bet)."""
+
+    name: str
+    starts: int
+    frequency: float
+    average_win: float
+
+    @property
+    def one_in(self) -> float:
+        return 1 / self.frequency if self.frequency else math.inf
+
+
+class SimulationResult(WinStatistics):
+    """End-to-end simulation of whole rounds.
+
+    Attributes: ``spins`` (rounds played), ``rtp`` (total, jackpots included)
+    and ``rtp_ci95``, ``game_rtp``, ``jackpot_rtp``, ``components`` (name ->
+    :class:`Estimate`), ``hit_frequency``, ``std``, ``max_win`` and
+    ``max_win_count``, ``cap_fraction``, ``features`` (name ->
+    :class:`FeatureStats`), ``options`` (player choice -> RTP if always
+    chosen), ``bucket_edges`` / ``bucket_counts`` (win distribution, x total
+    bet), ``spins_per_second``, ``interrupted``.
+    """
+
+    def __init__(self, model: RoundModel, total: ChunkResult, *, seed: int, requested: int, elapsed: float,
+                 interrupted: bool = False, jackpots: JackpotRun | None = None, trace=None):
+        self.model = model
+        self.trace = trace  # running game RTP per completed chunk (DataFrame: spins, rtp, ci95)
+        self.seed = seed
+        self.requested = requested
+        self.elapsed = elapsed
+        self.interrupted = interrupted
+        self.raw = total
+        cost = model.params.cost_units
+        n = total.rounds
+        self.spins = n
+        self.cost_units = cost
+        mean = total.totals[1] / n if n else 0.0
+        var = max(total.squares[0] / n - mean * mean, 0.0) if n else 0.0
+        self.game_rtp = mean / cost
+        game_ci = Z95 * math.sqrt(var / n) / cost if n else math.inf
+        self.jackpots = jackpots
+        self.jackpot_rtp = jackpots.rtp if jackpots else 0.0
+        jackpot_ci = jackpots.rtp_ci95 if jackpots else 0.0
+        self.rtp_ci95 = math.sqrt(game_ci**2 + jackpot_ci**2)
+        self.components = {}
+        for k, name in enumerate(model.components):
+            s = total.comp_sum[k]
+            m = s / n if n else 0.0
+            v = max(total.comp_sq[k] / n - m * m, 0.0) if n else 0.0
+            self.components[name] = Estimate(m / cost, Z95 * math.sqrt(v / n) / cost if n else math.inf)
+        if jackpots is not None:
+            self.components["jackpots"] = Estimate(self.jackpot_rtp, jackpot_ci)
+        jack_second = jackpots.paid_squares / n if jackpots and n else 0.0
+        # jackpots are independent of the game: E[(G+J)^2] = E[G^2] + 2 E[G] E[J] + E[J^2]
+        second = var / cost**2 + self.game_rtp**2 + 2 * self.game_rtp * self.jackpot_rtp + jack_second
+        total_rtp = self.game_rtp + self.jackpot_rtp
+        super().__init__(
+            rtp=total_rtp,
+            std=math.sqrt(max(second - total_rtp**2, 0.0)),
+            hit_frequency=total.totals[3] / n if n else 0.0,
+            max_win=total.maxwin[0] / cost,
+        )
+        self.max_win_count = int(total.maxwin[1])
+        self.bucket_edges = BUCKET_EDGES
+        self.bucket_counts = total.hist.copy()
+        counters = dict(zip(model.counters, total.counters.tolist()))
+        self.counters = counters
+        self.cap_fraction = counters.get("cap", 0) / n if n else 0.0
+        self.features = {}
+        for f in model.features:
+            starts = counters.get(f.counter, 0)
+            paid = sum(total.comp_sum[model.components.index(c)] for c in f.components)
+            self.features[f.name] = FeatureStats(f.name, starts, starts / n if n else 0.0,
+                                                 paid / starts / cost if starts else 0.0)
+        self.options = {}
+        for opt in model.options:
+            chosen = self.components[opt.chosen].value
+            self.options[opt.name] = {alt: self.rtp - chosen + self.components[comp].value for alt, comp in opt.alternatives.items()}
+
+    @property
+    def spins_per_second(self) -> float:
+        return self.spins / self.elapsed if self.elapsed > 0 else math.inf
+
+    def to_dict(self) -> dict:
+        nonzero = np.flatnonzero(self.bucket_counts)
+        return {
+            "game": self.model.game.name,
+            "spins": self.spins,
+            "requested_spins": self.requested,
+            "interrupted": self.interrupted,
+            "seed": self.seed,
+            "stake": self.model.stake,
+            "rtp": self.rtp,
+            "rtp_ci95": self.rtp_ci95,
+            "game_rtp": self.game_rtp,
+            "jackpot_rtp": self.jackpot_rtp,
+            "components": {k: v.to_dict() for k, v in self.components.items()},
+            "hit_frequency": self.hit_frequency,
+            "std": self.std,
+            "volatility_index_90": self.volatility_index(0.90),
+            "volatility_index_95": self.volatility_index(0.95),
+            "max_win": self.max_win,
+            "max_win_count": self.max_win_count,
+            "cap_fraction": self.cap_fraction,
+            "features": {k: {"starts": f.starts, "one_in": f.one_in, "average_win": f.average_win} for k, f in self.features.items()},
+            "options": self.options,
+            "win_distribution": {
+                "bucket_from": [float(BUCKET_EDGES[i]) for i in nonzero],
+                "bucket_to": [float(BUCKET_EDGES[i + 1]) if i + 1 < len(BUCKET_EDGES) else None for i in nonzero],
+                "count": [int(self.bucket_counts[i]) for i in nonzero],
+            },
+            "elapsed_seconds": self.elapsed,
+            "spins_per_second": self.spins_per_second,
+        }
+
+
+@dataclass(frozen=True)
+class StratumEstimate:
+    """A trigger state of the exact + conditional method."""
+
+    name: str
+    probability: float
+    samples: int
+    mean_extra: float  # x total bet, E[round win - base screen win | state]
+    ci95: float  # of mean_extra
+
+    @property
+    def contribution(self) -> float:
+        return self.probability * self.mean_extra
+
+
+class RtpEstimate(WinStatistics):
+    """RTP by the exact + conditional method.
+
+    ``rtp`` = exact base game + sum over trigger states of P(state) x E[extra
+    win | state] + jackpots.  ``components`` map names to :class:`Estimate`
+    (exact, conditional or analytic); ``strata`` list the trigger states;
+    ``rtp_ci95`` combines the states' half-widths.
+    """
+
+    def __init__(self, model: RoundModel, sheet, strata_results: dict, *, seed: int, elapsed: float,
+                 precision: float, interrupted: bool = False, jackpot_rtp: float = 0.0):
+        self.model = model
+        self.sheet = sheet
+        self.seed = seed
+        self.elapsed = elapsed
+        self.precision = precision
+        self.interrupted = interrupted
+        cost = model.params.cost_units
+        self.cost_units = cost
+        self.components = {k: Estimate(v, 0.0, "exact") for k, v in sheet.components.items()}
+        base_second = sheet.std**2 + sheet.rtp**2
+        extra = 0.0
+        var = 0.0
+        second = base_second
+        hit = sheet.hit_frequency
+        top = sheet.max_win
+        comp_mean = np.zeros(len(model.components))
+        comp_var = np.zeros(len(model.components))
+        self.strata = []
+        for index, stratum in enumerate(model.strata):
+            p = float(stratum.probability)
+            res = strata_results.get(index)
+            n = res.rounds if res is not None else 0
+            if n == 0:
+                self.strata.append(StratumEstimate(stratum.name, p, 0, math.nan, math.inf))
+                if p > 0:
+                    var = math.inf
+                continue
+            mx = res.totals[5] / n
+            vx = max(res.squares[2] / n - mx * mx, 0.0)
+            extra += p * mx
+            var += p * p * vx / n
+            second += p * (res.squares[0] - res.squares[1]) / n / cost**2
+            hit += p * (res.totals[3] - res.totals[4]) / n
+            top = max(top, res.maxwin[0] / cost)
+            m = res.comp_sum / n
+            comp_mean += p * m
+            comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
+            self.strata.append(StratumEstimate(stratum.name, p, n, mx / cost, Z95 * math.sqrt(vx / n) / cost))
+        exact_idx = set(model.exact_components)
+        for k, name in enumerate(model.components):
+            if k in exact_idx:
+                continue
+            if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
+                self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, "conditional")
+        self.jackpot_rtp = jackpot_rtp
+        if model.jackpots:
+            self.components["jackpots"] = Estimate(jackpot_rtp, 0.0, "analytic")
+        self.game_rtp = sheet.rtp + extra / cost
+        self.rtp_ci95 = Z95 * math.sqrt(var) / cost if math.isfinite(var) else math.inf
+        rtp = self.game_rtp + jackpot_rtp
+        super().__init__(rtp=rtp, std=math.sqrt(max(second - self.game_rtp**2, 0.0)), hit_frequency=hit, max_win=top)
+        self.samples = sum(s.samples for s in self.strata)
+        self.options = {}
+        for opt in model.options:
+            chosen = self.components[opt.chosen].value if opt.chosen in self.components else 0.0
+            self.options[opt.name] = {
+                alt: self.rtp - chosen + (self.components[comp].value if comp in self.components else 0.0)
+                for alt, comp in opt.alternatives.items()
+            }
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.model.game.name,
+            "method": "exact + conditional simulation",
+            "stake": self.model.stake,
+            "rtp": self.rtp,
+            "rtp_ci95": self.rtp_ci95,
+            "precision_target": self.precision,
+            "game_rtp": self.game_rtp,
+            "jackpot_rtp": self.jackpot_rtp,
+            "components": {k: v.to_dict() for k, v in self.components.items()},
+            "strata": [
+                {"name": s.name, "probability": s.probability, "one_in": 1 / s.probability if s.probability else None,
+                 "samples": s.samples, "mean_extra": s.mean_extra, "ci95": s.ci95}
+                for s in self.strata
+            ],
+            "hit_frequency": self.hit_frequency,
+            "std": self.std,
+            "volatility_index_90": self.volatility_index(0.90),
+            "volatility_index_95": self.volatility_index(0.95),
+            "max_win": self.max_win,
+            "options": self.options,
+            "samples": self.samples,
+            "seed": self.seed,
+            "interrupted": self.interrupted,
+            "elapsed_seconds": self.elapsed,
+        }
