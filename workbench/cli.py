@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -241,15 +242,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
     except WorkbenchError as exc:
         print(f"workbench: {exc}", file=sys.stderr)
         return EXIT_PROBLEM
     except KeyboardInterrupt:
         print("workbench: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        status = EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_OK
+    if status == EXIT_INTERRUPTED:
+        # Ctrl-C must stop promptly: skip the interpreter's slow teardown of compiled code.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,7 +14,7 @@ from functools import lru_cache
 from fractions import Fraction
 
 import numpy as np
-from scipy.stats import norm
+from statistics import NormalDist
 
 
 @lru_cache(maxsize=256)
@@ -22,7 +22,7 @@ def z_value(confidence: float) -> float:
     """Two-sided standard-normal quantile for ``confidence`` (0.90 -> 1.645)."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
-    return float(norm.ppf(0.5 + confidence / 2))
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
 class WinStatistics:

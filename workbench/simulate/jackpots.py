@@ -51,6 +51,7 @@ class JackpotRun:
     paid: dict  # tier -> total paid (currency)
     paid_squares: float  # sum over winning wagers of (amount / stake)^2
     largest: float  # largest single jackpot win, x total bet
+    events: tuple = ()  # (wager number, tier, amount) when recorded
 
     @property
     def rtp(self) -> float:
@@ -66,7 +67,8 @@ class JackpotRun:
         return 1.96 * math.sqrt(var / self.wagers)
 
 
-def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Generator, warmup_drops: int = 50) -> JackpotRun:
+def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Generator, warmup_drops: int = 50,
+                      record: bool = False) -> JackpotRun:
     """Simulate the jackpot tiers over ``wagers`` wagers of ``stake`` (event by event).
 
     Every tier is first run through ``warmup_drops`` drops so its pot starts
@@ -95,6 +97,7 @@ def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Ge
     paid_total = {t.name: 0.0 for t in tiers}
     squares = 0.0
     largest = 0.0
+    events = []
     while True:
         w = int(nxt.min())
         if w > wagers:
@@ -106,10 +109,12 @@ def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Ge
         paid_total[tiers[winner].name] += amount
         squares += (amount / stake) ** 2
         largest = max(largest, amount / stake)
+        if record:
+            events.append((w, tiers[winner].name, amount))
         pot[winner] = frac[winner] * amount
         base[winner] = w
         drop_at[winner] = rng.uniform(pot[winner], must[winner])
         nxt[winner] = w + max(1, math.ceil((drop_at[winner] - pot[winner]) / per_wager[winner]))
         for i in due[1:]:
             nxt[i] = w + 1  # crossed on the same wager: pays on the next one
-    return JackpotRun(wagers, stake, drops, paid_total, squares, largest)
+    return JackpotRun(wagers, stake, drops, paid_total, squares, largest, tuple(events))

@@ -1,0 +1,182 @@
+"""What the reelset editors share: an edit session, undo / save / reload
+buttons, a status line (validation messages), the last save's diff and the
+exact PAR summary with its compute time.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import time
+
+import ipywidgets as W
+
+from ..errors import ReelsetError, WorkbenchError
+from ..model import Game
+from .session import EditSession
+from .summary import ParResult, diff_html, metrics_table_html, timed_par
+
+
+def css_class(widget: W.DOMWidget, *names: str) -> W.DOMWidget:
+    """Add CSS classes (used by the browser tests to find widgets); returns the widget."""
+    for name in names:
+        widget.add_class(name)
+    return widget
+
+
+def button(description: str, name: str, icon: str = "", tooltip: str = "", style: str = "") -> W.Button:
+    """A button with the CSS class ``wb-<name>``."""
+    return css_class(W.Button(description=description, icon=icon, tooltip=tooltip, button_style=style,
+                              layout=W.Layout(width="auto")), f"wb-{name}")
+
+
+class EditorPanel:
+    """Base of the reelset editors.
+
+    Subclasses build their own controls, call :meth:`commit` with a new
+    validated game for each edit and implement :meth:`refresh` to show the
+    current version.  Display the panel in a notebook by evaluating it (or
+    its ``widget``).
+    """
+
+    #: shown above the PAR table
+    summary_title = "Exact PAR"
+
+    def __init__(self, reelset: str | os.PathLike | Game):
+        self.session = EditSession(reelset)
+        self._saved_par: dict[str, ParResult] = {}  # mode -> PAR of the file on disk
+        self.current_par: ParResult | None = None
+        self.last_diff = ""
+        self.last_error = ""
+        self.last_latency = 0.0  # seconds from an edit to the refreshed display
+        self.title = W.HTML()
+        self.undo_button = button("Undo", "undo", "undo", "Go back to the previous version")
+        self.save_button = button("Save", "save", "save", "Validate and write the reelset file", "primary")
+        self.reload_button = button("Reload", "reload", "refresh", "Read the file again (drops unsaved edits)")
+        self.undo_button.on_click(lambda _: self.undo())
+        self.save_button.on_click(lambda _: self.save())
+        self.reload_button.on_click(lambda _: self.reload())
+        self.status = css_class(W.HTML(), "wb-status")
+        self.timing = css_class(W.HTML(), "wb-timing")
+        self.rtp_label = css_class(W.HTML(), "wb-rtp")
+        self.summary = css_class(W.HTML(), "wb-summary-panel")
+        self.diff = css_class(W.HTML(), "wb-diff")
+        self.toolbar = W.HBox([self.undo_button, self.save_button, self.reload_button, self.timing],
+                              layout=W.Layout(align_items="center", gap="6px"))
+
+    # -- display -----------------------------------------------------------
+    @property
+    def widget(self) -> W.Widget:
+        """The whole panel as one widget."""
+        raise NotImplementedError
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def show_error(self, message: str) -> None:
+        """Show ``message`` (a validation or save problem) in the status line."""
+        self.last_error = message
+        self.status.value = (f"<div class='wb-error' style='color:#a50e0e;border-left:4px solid #a50e0e;padding:2px 8px'>"
+                             f"<pre style='white-space:pre-wrap;margin:0'>{html.escape(message)}</pre></div>")
+
+    def show_info(self, message: str) -> None:
+        self.last_error = ""
+        self.status.value = f"<div class='wb-info' style='color:#137333;padding:2px 8px'>{html.escape(message)}</div>"
+
+    # -- PAR -----------------------------------------------------------------
+    @property
+    def mode(self) -> str:
+        """Game mode whose PAR sheet is shown."""
+        return "base" if "base" in self.session.game.modes else self.session.game.modes[0]
+
+    def saved_par(self) -> ParResult | None:
+        """PAR of the file on disk for the shown mode (cached until the next save or reload)."""
+        mode = self.mode
+        if mode not in self._saved_par:
+            try:
+                self._saved_par[mode] = timed_par(self.session.saved, mode)
+            except WorkbenchError:
+                return None
+        return self._saved_par[mode]
+
+    def recompute(self) -> None:
+        """Recompute the exact PAR of the current version and show it against the saved file."""
+        try:
+            self.current_par = timed_par(self.session.game, self.mode)
+        except WorkbenchError as exc:
+            self.current_par = None
+            self.show_error(f"PAR not available: {exc}")
+        saved = self.saved_par()
+        self.summary.value = metrics_table_html(self.current_par, saved, f"{self.summary_title} — mode {self.mode} (x total bet)")
+        if self.current_par is not None:
+            rtp = self.current_par.value("rtp")
+            delta = ""
+            if saved is not None:
+                diff = rtp - saved.value("rtp")
+                delta = f" ({100 * diff:+.4f} pp vs saved file)" if abs(diff) > 1e-15 else " (as saved)"
+            self.rtp_label.value = f"<span style='font-size:120%'>RTP <b class='wb-rtp-value'>{100 * rtp:.4f} %</b>{delta}</span>"
+            self.timing.value = f"<span class='wb-compute-ms'>PAR {1000 * self.current_par.seconds:.0f} ms</span>"
+        else:
+            self.rtp_label.value = "RTP –"
+
+    # -- edits ---------------------------------------------------------------
+    def commit(self, make_game, what: str) -> bool:
+        """Apply an edit: ``make_game()`` returns the new game or raises :class:`ReelsetError`.
+
+        A valid edit becomes the current version, the display is refreshed and
+        ``what`` is reported; an invalid one is only reported.  Returns True if
+        the edit was applied.
+        """
+        start = time.perf_counter()
+        try:
+            game = make_game()
+        except ReelsetError as exc:
+            self.show_error(f"Not applied — {what}:\n{exc}")
+            return False
+        self.session.apply(game)
+        self.refresh()
+        self.last_latency = time.perf_counter() - start
+        self.show_info(f"{what}. {self._state()}")
+        self.timing.value += f" · edit → display {1000 * self.last_latency:.0f} ms"
+        return True
+
+    def _state(self) -> str:
+        return "Unsaved changes." if self.session.dirty else "Same as the saved file."
+
+    def undo(self) -> None:
+        if not self.session.undo():
+            self.show_info("Nothing to undo.")
+            return
+        self.refresh()
+        self.show_info(f"Undone. {self._state()}")
+
+    def save(self) -> None:
+        """Validate and write the file; show the diff (nothing is written if invalid)."""
+        try:
+            saved = self.session.save()
+        except ReelsetError as exc:
+            self.show_error(f"Not saved:\n{exc}")
+            return
+        self._saved_par.clear()
+        self.last_diff = saved.diff
+        changed = sum(1 for line in saved.diff.splitlines() if line.startswith("+") and not line.startswith("+++"))
+        self.diff.value = f"<b>Last save</b> — {html.escape(str(saved.path))}{diff_html(saved.diff)}"
+        self.refresh()
+        self.show_info(f"Saved {saved.path} ({changed} line(s) changed)." if saved.diff else f"Nothing to save: {saved.path} is unchanged.")
+
+    def reload(self) -> None:
+        try:
+            self.session.reload()
+        except ReelsetError as exc:
+            self.show_error(f"Not reloaded:\n{exc}")
+            return
+        self._saved_par.clear()
+        self.refresh()
+        self.show_info(f"Reloaded {self.session.path}.")
+
+    def refresh(self) -> None:
+        """Show the current version (subclasses extend this)."""
+        game = self.session.game
+        self.title.value = f"<h3 style='margin:4px 0'>{html.escape(game.name)} <small>{html.escape(str(self.session.path))}</small></h3>"
+        self.undo_button.disabled = not self.session.can_undo
+        self.recompute()

@@ -1,0 +1,175 @@
+"""Headline numbers of an exact PAR sheet, timed, formatted and compared.
+
+A :class:`Metric` is one number of the summary the editors show (RTP by
+component, hit frequency, volatility index, max win, trigger rates).  RTPs
+and hit frequencies are fractions shown as percentages; volatility index,
+standard deviation and max win are x total bet; trigger rates are shown as
+"1 in N" spins.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from ..exact import ParSheet, par
+from ..model import Game, StripSet
+
+PERCENT = "percent"  # a fraction shown as %, deltas in percentage points
+NUMBER = "number"  # x total bet
+ONE_IN = "one_in"  # "1 in N" spins
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One summary number: ``key`` (stable id), ``label``, ``value`` and how to show it (``kind``)."""
+
+    key: str
+    label: str
+    value: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class ParResult:
+    """A PAR sheet of one mode, its summary metrics and the seconds it took to compute."""
+
+    sheet: ParSheet
+    metrics: tuple
+    seconds: float
+
+    def value(self, key: str) -> float:
+        """Value of metric ``key`` (KeyError if absent)."""
+        for metric in self.metrics:
+            if metric.key == key:
+                return metric.value
+        raise KeyError(key)
+
+
+def par_metrics(sheet: ParSheet) -> tuple:
+    """The summary metrics of ``sheet`` (RTP and components x total bet, hit frequency, VI 90 %, ...)."""
+    out = [Metric("rtp", "RTP", sheet.rtp, PERCENT)]
+    for name, value in sheet.components.items():
+        out.append(Metric(f"rtp:{name}", f"RTP {name}", value, PERCENT))
+    out += [
+        Metric("hit_frequency", "Hit frequency", sheet.hit_frequency, PERCENT),
+        Metric("volatility_index_90", "Volatility index 90 % (x total bet)", sheet.volatility_index(0.90), NUMBER),
+        Metric("std", "Std deviation (x total bet)", sheet.std, NUMBER),
+        Metric("max_win", "Max win (x total bet)", sheet.max_win, NUMBER),
+    ]
+    for name in sheet.game.triggers:
+        p = sheet.trigger_probability(name)
+        out.append(Metric(f"trigger:{name}", f"Trigger {name} (1 in N spins)", 1 / p if p else math.inf, ONE_IN))
+    return tuple(out)
+
+
+def timed_par(game: Game, mode: str = "base") -> ParResult:
+    """Exact PAR of ``mode`` (no full-cycle distribution) with its metrics and wall time in seconds."""
+    start = time.perf_counter()
+    sheet = par(game, mode, full_cycle=False)
+    metrics = par_metrics(sheet)
+    return ParResult(sheet, metrics, time.perf_counter() - start)
+
+
+def format_value(value: float, kind: str) -> str:
+    """``value`` as shown in the panels (percent with 4 decimals, numbers, "1 in N")."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if kind == PERCENT:
+        return f"{100 * value:.4f} %"
+    if kind == ONE_IN:
+        return "never" if math.isinf(value) else f"1 in {value:,.1f}"
+    return f"{value:,.4f}"
+
+
+def format_delta(current: float, saved: float, kind: str) -> str:
+    """Change from ``saved`` to ``current``: percentage points for percentages, plain difference otherwise."""
+    if current is None or saved is None:
+        return ""
+    if math.isinf(current) or math.isinf(saved):
+        return "" if current == saved else "changed"
+    diff = current - saved
+    if abs(diff) < 1e-15:
+        return "0"
+    if kind == PERCENT:
+        return f"{100 * diff:+.4f} pp"
+    if kind == ONE_IN:
+        return f"{diff:+,.1f}"
+    return f"{diff:+,.4f}"
+
+
+def metrics_table_html(current: ParResult | None, saved: ParResult | None, title: str = "") -> str:
+    """HTML table metric | saved file | current | delta (rows of both results, current order first)."""
+    rows = []
+    cur = {m.key: m for m in current.metrics} if current else {}
+    old = {m.key: m for m in saved.metrics} if saved else {}
+    keys = list(cur) + [k for k in old if k not in cur]
+    for key in keys:
+        metric = cur.get(key) or old[key]
+        now = cur[key].value if key in cur else None
+        before = old[key].value if key in old else None
+        delta = format_delta(now, before, metric.kind)
+        changed = delta not in ("", "0")
+        style = ' style="font-weight:bold;color:#0b57d0"' if changed else ""
+        rows.append(
+            f'<tr class="wb-metric" data-key="{html.escape(key)}"><td>{html.escape(metric.label)}</td>'
+            f'<td style="text-align:right">{format_value(before, metric.kind)}</td>'
+            f'<td style="text-align:right" class="wb-current">{format_value(now, metric.kind)}</td>'
+            f'<td style="text-align:right" class="wb-delta"{style}>{delta}</td></tr>'
+        )
+    caption = f"<caption style='text-align:left;font-weight:bold'>{html.escape(title)}</caption>" if title else ""
+    head = "<tr><th style='text-align:left'>metric</th><th>saved file</th><th>current</th><th>delta</th></tr>"
+    return f"<table class='wb-summary' style='border-collapse:collapse'>{caption}{head}{''.join(rows)}</table>"
+
+
+def symbol_counts(strip_set: StripSet, symbols) -> list[Counter]:
+    """Per reel: symbol -> number of stops (sum of stop weights on a weighted strip)."""
+    out = []
+    for strip in strip_set.reels:
+        counts: Counter = Counter()
+        for sym, weight in zip(strip.symbols, strip.stop_weights.tolist()):
+            counts[sym] += weight
+        out.append(counts)
+    return out
+
+
+def symbol_counts_html(current: StripSet, saved: StripSet | None, symbols) -> str:
+    """HTML table symbol x reel of stop counts (weights on weighted strips); changes vs ``saved`` in brackets."""
+    now = symbol_counts(current, symbols)
+    before = symbol_counts(saved, symbols) if saved is not None else None
+    head = "".join(f"<th>reel {i + 1}</th>" for i in range(len(now)))
+    rows = []
+    for sym in list(symbols) + ["total"]:
+        cells = []
+        for i, counts in enumerate(now):
+            value = sum(counts.values()) if sym == "total" else counts.get(sym, 0)
+            text = str(value)
+            if before is not None and i < len(before):
+                old = sum(before[i].values()) if sym == "total" else before[i].get(sym, 0)
+                if old != value:
+                    text = f"<b style='color:#0b57d0'>{value} ({value - old:+d})</b>"
+            cells.append(f"<td style='text-align:right'>{text}</td>")
+        label = f"<b>{sym}</b>" if sym == "total" else html.escape(sym)
+        rows.append(f"<tr><td>{label}</td>{''.join(cells)}</tr>")
+    return (f"<table class='wb-counts' style='border-collapse:collapse'><tr><th style='text-align:left'>symbol</th>{head}</tr>"
+            f"{''.join(rows)}</table>")
+
+
+def diff_html(diff: str) -> str:
+    """A unified diff as coloured, escaped HTML."""
+    if not diff:
+        return "<i>no changes</i>"
+    lines = []
+    for line in diff.splitlines():
+        esc = html.escape(line)
+        if line.startswith("+") and not line.startswith("+++"):
+            lines.append(f"<span style='color:#137333;background:#e6f4ea'>{esc}</span>")
+        elif line.startswith("-") and not line.startswith("---"):
+            lines.append(f"<span style='color:#a50e0e;background:#fce8e6'>{esc}</span>")
+        else:
+            lines.append(esc)
+    body = "\n".join(lines)
+    return f"<pre class='wb-diff-text' style='white-space:pre-wrap;word-break:break-all;font-size:85%'>{body}</pre>"
