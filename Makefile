@@ -16,7 +16,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 report: $(STAMP)
-	$(BIN)/workbench par --all
+	$(BIN)/workbench report --all --out reports
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/

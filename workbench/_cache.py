@@ -18,7 +18,9 @@ def configure_numba_cache() -> None:
         return
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
+    # only the packages holding compiled code matter
+    sources = [p for sub in ("exact", "simulate", "games") for p in (package / sub).rglob("*.py")]
+    for path in sorted(sources):
         digest.update(str(path.relative_to(package)).encode())
         digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "workbench" / "numba"

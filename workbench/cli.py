@@ -177,6 +177,34 @@ def cmd_rtp(args) -> int:
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
 
 
+def cmd_report(args) -> int:
+    from .reelset import load_game
+    from .report import generate_report
+
+    names = _games(args)
+    failed = []
+    for name in names:
+        try:
+            game = load_game(name)
+            stem = Path(game.path).stem if game.path else name
+            base = Path(args.out) if args.out else Path("reports")
+            out = base / stem if args.all or not args.out else base
+            print(f"{stem}: running the report notebook ...", file=sys.stderr, flush=True)
+            files = generate_report(game, out, spins=args.spins, seed=args.seed, precision=args.precision,
+                                    stakes=args.stakes, workers=args.workers,
+                                    progress=not args.quiet and sys.stderr.isatty())
+        except WorkbenchError as exc:
+            if len(names) == 1:
+                raise
+            print(f"workbench: {exc}", file=sys.stderr)
+            failed.append(name)
+            continue
+        print(f"{stem}: {files.html} ({files.elapsed:.1f} s)")
+    if failed:
+        raise WorkbenchError(f"{len(failed)} of {len(names)} reports failed: {', '.join(failed)}")
+    return EXIT_OK
+
+
 def cmd_list(args) -> int:
     from .reelset import load_game, shipped_games
 
@@ -232,6 +260,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_rtp)
+
+    from .report import DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_SPINS
+
+    p = sub.add_parser("report", help="reviewer report: executed notebook, HTML, PAR sheet as .xlsx/CSV/JSON")
+    p.add_argument("game", nargs="?", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("--all", action="store_true", help="every shipped reelset, one subfolder of --out per game")
+    p.add_argument("--spins", type=int, default=DEFAULT_SPINS, help=f"rounds of the end-to-end simulation (default {DEFAULT_SPINS:,})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--precision", type=float, default=DEFAULT_PRECISION,
+                   help=f"target 95 %% half-width of the RTP estimate (fraction; default {DEFAULT_PRECISION})")
+    p.add_argument("--stakes", type=float, nargs="+", metavar="STAKE", help="stake levels (currency); default: the game's stake ladder")
+    p.add_argument("--workers", type=int, default=1, help="local worker processes (results do not depend on it)")
+    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/GAME)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("list", help="list the shipped games")
     p.set_defaults(func=cmd_list)

@@ -13,6 +13,7 @@ from types import ModuleType
 # name used in reelset files -> module path
 GAME_MODULES = {
     "classic": "workbench.games.classic",
+    "super_10_stars": "workbench.games.super_10_stars",
 }
 
 

@@ -62,7 +62,7 @@ class EditorPanel:
         self.summary = css_class(W.HTML(), "wb-summary-panel")
         self.diff = css_class(W.HTML(), "wb-diff")
         self.toolbar = W.HBox([self.undo_button, self.save_button, self.reload_button, self.timing],
-                              layout=W.Layout(align_items="center", gap="6px"))
+                              layout=W.Layout(align_items="center"))
 
     # -- display -----------------------------------------------------------
     @property

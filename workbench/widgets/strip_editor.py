@@ -96,7 +96,7 @@ class StopTools:
         self.widget = W.VBox([
             W.HBox([self.reel, self.stop, self.symbol, self.weight, self.target], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.insert_button, self.delete_button, self.move_button, self.weight_button, self.selected],
-                   layout=W.Layout(align_items="center", gap="6px")),
+                   layout=W.Layout(align_items="center")),
         ])
 
 
@@ -139,7 +139,7 @@ class StripEditor(EditorPanel):
             control.observe(lambda _: self._show_selected(), names="value")
         self._widget = W.VBox([
             self.title,
-            W.HBox([self.strip_set_picker, self.strip_set_weight, self.strip_set_info], layout=W.Layout(align_items="center", gap="6px")),
+            W.HBox([self.strip_set_picker, self.strip_set_weight, self.strip_set_info], layout=W.Layout(align_items="center")),
             self.toolbar,
             self.status,
             self.rtp_label,

@@ -74,6 +74,27 @@ def timed_par(game: Game, mode: str = "base") -> ParResult:
     return ParResult(sheet, metrics, time.perf_counter() - start)
 
 
+def exactness(game: Game) -> tuple[bool, str]:
+    """Whether the game's total RTP is the exact base-game PAR RTP, and why (or why not).
+
+    True when the game pays only line and scatter wins of the base screen: no
+    trigger states, no feature components, no jackpots.
+    """
+    from ..errors import WorkbenchError
+    from ..simulate import round_model
+
+    try:
+        model = round_model(game)
+    except WorkbenchError as exc:
+        return False, f"the round model could not be built ({exc})"
+    extra = [c for i, c in enumerate(model.components)
+             if i not in model.exact_components and i not in model.informational_components and not c.startswith("cap")]
+    states = [s.name for s in model.strata if s.probability > 0]
+    if extra or states or model.jackpots:
+        return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
+    return True, "the game pays only line and scatter wins, all in the exact PAR"
+
+
 def format_value(value: float, kind: str) -> str:
     """``value`` as shown in the panels (percent with 4 decimals, numbers, "1 in N")."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -113,15 +134,15 @@ def metrics_table_html(current: ParResult | None, saved: ParResult | None, title
         before = old[key].value if key in old else None
         delta = format_delta(now, before, metric.kind)
         changed = delta not in ("", "0")
-        style = ' style="font-weight:bold;color:#0b57d0"' if changed else ""
+        style = ";font-weight:bold;color:#0b57d0" if changed else ""
         rows.append(
             f'<tr class="wb-metric" data-key="{html.escape(key)}"><td>{html.escape(metric.label)}</td>'
-            f'<td style="text-align:right">{format_value(before, metric.kind)}</td>'
-            f'<td style="text-align:right" class="wb-current">{format_value(now, metric.kind)}</td>'
-            f'<td style="text-align:right" class="wb-delta"{style}>{delta}</td></tr>'
+            f'<td style="text-align:right;padding:1px 10px">{format_value(before, metric.kind)}</td>'
+            f'<td style="text-align:right;padding:1px 10px" class="wb-current">{format_value(now, metric.kind)}</td>'
+            f'<td class="wb-delta" style="text-align:right;padding:1px 10px{style}">{delta}</td></tr>'
         )
     caption = f"<caption style='text-align:left;font-weight:bold'>{html.escape(title)}</caption>" if title else ""
-    head = "<tr><th style='text-align:left'>metric</th><th>saved file</th><th>current</th><th>delta</th></tr>"
+    head = "<tr><th style='text-align:left'>metric</th><th style='padding:1px 10px'>saved file</th><th style='padding:1px 10px'>current</th><th style='padding:1px 10px'>delta</th></tr>"
     return f"<table class='wb-summary' style='border-collapse:collapse'>{caption}{head}{''.join(rows)}</table>"
 
 
@@ -140,7 +161,7 @@ def symbol_counts_html(current: StripSet, saved: StripSet | None, symbols) -> st
     """HTML table symbol x reel of stop counts (weights on weighted strips); changes vs ``saved`` in brackets."""
     now = symbol_counts(current, symbols)
     before = symbol_counts(saved, symbols) if saved is not None else None
-    head = "".join(f"<th>reel {i + 1}</th>" for i in range(len(now)))
+    head = "".join(f"<th style='padding:1px 10px'>reel {i + 1}</th>" for i in range(len(now)))
     rows = []
     for sym in list(symbols) + ["total"]:
         cells = []
@@ -151,7 +172,7 @@ def symbol_counts_html(current: StripSet, saved: StripSet | None, symbols) -> st
                 old = sum(before[i].values()) if sym == "total" else before[i].get(sym, 0)
                 if old != value:
                     text = f"<b style='color:#0b57d0'>{value} ({value - old:+d})</b>"
-            cells.append(f"<td style='text-align:right'>{text}</td>")
+            cells.append(f"<td style='text-align:right;padding:1px 10px'>{text}</td>")
         label = f"<b>{sym}</b>" if sym == "total" else html.escape(sym)
         rows.append(f"<tr><td>{label}</td>{''.join(cells)}</tr>")
     return (f"<table class='wb-counts' style='border-collapse:collapse'><tr><th style='text-align:left'>symbol</th>{head}</tr>"

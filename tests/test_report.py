@@ -1,0 +1,239 @@
+"""The reviewer report: notebook execution, self-contained HTML, PAR sheet files, provenance, failures."""
+
+import ast
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import openpyxl
+import pandas as pd
+import pytest
+
+from workbench import cli, par, report
+from workbench.errors import ReportError
+from workbench.simulate import estimate_rtp, simulate
+
+SPINS = 100_000
+SEED = 3
+PRECISION = 0.002
+NOTEBOOKS = Path(report.__file__).resolve().parent.parent / "notebooks"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory, classic):
+    return report.generate_report("classic_tens", tmp_path_factory.mktemp("report"), spins=SPINS, seed=SEED,
+                                  precision=PRECISION)
+
+
+@pytest.fixture(scope="module")
+def sheet(classic):
+    return par(classic)
+
+
+@pytest.fixture(scope="module")
+def html(run):
+    return run.html.read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------
+# the stored notebooks
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["report.ipynb", "04_game_overview.ipynb"])
+def test_notebooks_are_stored_without_outputs_and_parameters_are_literals(name):
+    nb = nbformat.read(NOTEBOOKS / name, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(not c.outputs and c.execution_count is None for c in code)
+    params = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+    assert len(params) == 1 and params[0] is code[0]
+    for stmt in ast.parse(params[0].source).body:
+        assert isinstance(stmt, ast.Assign), ast.dump(stmt)
+        ast.literal_eval(stmt.value)  # only literal values
+    names = {stmt.targets[0].id for stmt in ast.parse(params[0].source).body}
+    if name == "report.ipynb":
+        assert {"game", "spins", "seed", "precision", "stakes", "out_dir"} <= names
+
+
+# ---------------------------------------------------------------------------
+# a complete report
+# ---------------------------------------------------------------------------
+def test_report_files_exist(run):
+    for path in run.all():
+        assert path.exists() and path.stat().st_size > 0, path
+    assert run.notebook.name == "classic_tens.ipynb"
+    assert run.html.name == "classic_tens.html"
+    assert run.game_file == Path(report.REPORT_NOTEBOOK).parent.parent / "reelsets" / "classic_tens.toml"
+
+
+def test_executed_notebook_has_no_errors_and_the_parameters(run):
+    nb = nbformat.read(run.notebook, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert nb.metadata.papermill.parameters["spins"] == SPINS
+    assert nb.metadata.papermill.parameters["seed"] == SEED
+
+
+def test_html_is_self_contained_with_embedded_figures(html):
+    assert not re.search(r"<script[^>]*\bsrc\s*=\s*[\"']?https?:", html, re.I)
+    assert not re.search(r"<link[^>]*\bhref\s*=\s*[\"']?https?:", html, re.I)
+    assert html.count("data:image/png;base64,") >= 6
+    assert not re.search(r"<img[^>]*src=[\"']https?:", html)
+
+
+def test_html_hides_code_and_shows_the_exact_rtp(html, sheet):
+    assert "R.show_table" not in html and "import workbench" not in html
+    assert report.fmt_pct(sheet.rtp) == "95.0790 %"
+    assert report.fmt_pct(sheet.rtp) in html
+    assert "Traceback" not in html
+    for section in ("Key figures", "Game and rules", "Paytable", "PAR sheet", "RTP by component", "RTP per stake level",
+                    "volatility", "Simulation and features", "Win distribution", "Max win", "Provenance"):
+        assert section in html, section
+
+
+def test_provenance_hash_is_the_game_file_sha256(run, html):
+    digest = hashlib.sha256(run.game_file.read_bytes()).hexdigest()
+    data = json.loads(run.report_json.read_text())
+    assert data["provenance"]["game_sha256"] == digest
+    assert data["provenance"]["seed"] == SEED and data["provenance"]["spins"] == SPINS
+    assert data["provenance"]["workbench_version"] == report.__version__
+    assert digest in html
+
+
+def test_xlsx_has_one_sheet_per_table(run):
+    book = openpyxl.load_workbook(run.xlsx, read_only=True)
+    assert book.sheetnames == list(report.PAR_TABLES)
+
+
+def test_csv_and_par_json_match_the_library(run, sheet):
+    assert set(run.csv) == set(report.PAR_TABLES)
+    combos = pd.read_csv(run.csv["combinations"])
+    assert list(combos["combination"]) == list(sheet.combinations["combination"])
+    assert list(combos["hits"]) == list(sheet.combinations["hits"])
+    assert combos["rtp"].to_numpy() == pytest.approx(sheet.combinations["rtp"].to_numpy(), rel=1e-15)
+    prize = pd.read_csv(run.csv["prize_structure"])
+    assert prize["probability"].to_numpy() == pytest.approx(sheet.prize_structure["probability"].to_numpy(), rel=1e-15)
+    summary = pd.read_csv(run.csv["summary"], index_col=0)["value"]
+    assert float(summary["rtp"]) == sheet.rtp
+    par_json = json.loads(run.par_json.read_text())
+    assert par_json == json.loads(report.to_json(sheet.to_dict()))
+    assert par_json["rtp"] == sheet.rtp and par_json["rtp_exact"] == str(sheet.rtp_exact)
+
+
+def test_report_json_matches_the_library(run, classic, sheet):
+    data = json.loads(run.report_json.read_text())
+    assert data["par"]["rtp"] == sheet.rtp
+    est = estimate_rtp(classic, PRECISION, SEED)
+    assert data["rtp_estimate"]["rtp"] == est.rtp
+    assert data["rtp_estimate"]["components"]["lines"]["value"] == est.components["lines"].value
+    sim = simulate(classic, SPINS, SEED)
+    assert data["simulation"]["rtp"] == sim.rtp
+    assert data["simulation"]["hit_frequency"] == sim.hit_frequency
+    assert data["simulation"]["max_win"] == sim.max_win
+    assert data["stakes"] == []  # classic_tens has no stake ladder
+    assert "elapsed_seconds" not in data["simulation"] and "elapsed_seconds" not in data["rtp_estimate"]
+
+
+def test_same_seed_gives_identical_numbers(run, tmp_path):
+    again = report.generate_report(run.game_file, tmp_path, spins=SPINS, seed=SEED, precision=PRECISION)
+    assert again.report_json.read_bytes() == run.report_json.read_bytes()
+    assert again.par_json.read_bytes() == run.par_json.read_bytes()
+    for name, path in run.csv.items():
+        assert again.csv[name].read_bytes() == path.read_bytes(), name
+
+    def tables(path):
+        text = path.read_text(encoding="utf-8")
+        text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", "DATE", text)
+        return re.findall(r"<table.*?</table>", text, re.S)
+
+    assert tables(again.html) == tables(run.html)
+
+
+# ---------------------------------------------------------------------------
+# failures
+# ---------------------------------------------------------------------------
+def test_failing_cell_keeps_the_partial_notebook_and_names_the_cell(tmp_path, monkeypatch):
+    nb = nbformat.read(report.REPORT_NOTEBOOK, as_version=4)
+    cell = next(c for c in nb.cells if c.source.startswith("# Exact PAR sheet"))
+    cell.source = "# Exact PAR sheet (broken on purpose)\nraise RuntimeError('injected failure')"
+    broken = tmp_path / "broken.ipynb"
+    nbformat.write(nb, broken)
+    monkeypatch.setattr(report, "REPORT_NOTEBOOK", broken)
+    out = tmp_path / "out"
+    with pytest.raises(ReportError) as info:
+        report.generate_report("classic_tens", out, spins=1000, seed=1, precision=0.01)
+    message = str(info.value)
+    assert "Exact PAR sheet (broken on purpose)" in message
+    assert re.search(r"cell \d+ \(In \[\d+\]\)", message)
+    assert "RuntimeError: injected failure" in message
+    partial = out / "classic_tens.ipynb"
+    assert str(partial) in message and partial.exists()
+    executed = nbformat.read(partial, as_version=4)
+    errors = [o for c in executed.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert errors and errors[0].evalue == "injected failure"
+    assert not (out / "classic_tens.html").exists()
+
+
+@pytest.mark.parametrize("kwargs", [{"spins": 0}, {"seed": -1}, {"precision": 0.0}, {"stakes": [-1.0]}])
+def test_bad_parameters_are_refused_before_running(tmp_path, kwargs):
+    with pytest.raises(ReportError):
+        report.generate_report("classic_tens", tmp_path, **kwargs)
+    assert not list(tmp_path.iterdir())
+
+
+def test_edited_game_is_written_next_to_the_report(classic, tmp_path):
+    assert report.report_game_file(classic, tmp_path) == Path(classic.path).resolve()
+    reel = classic.strip_sets["base"].reels[0]
+    edited = classic.with_strip("base", 1, tuple(reversed(reel.symbols)))
+    path = report.report_game_file(edited, tmp_path)
+    assert path == tmp_path / "classic_tens.toml"
+    assert path.read_text(encoding="utf-8") == edited.to_text()
+
+
+# ---------------------------------------------------------------------------
+# command line
+# ---------------------------------------------------------------------------
+def test_cli_report_arguments(monkeypatch, tmp_path, capsys):
+    calls = []
+
+    def fake(game, out, **kwargs):
+        calls.append((game.name, Path(out), kwargs))
+        files = report.output_paths(out, "x")
+        return report.ReportFiles(Path(out), files["notebook"], files["html"], files["xlsx"], files["par_json"],
+                                  files["report_json"], files["csv"], None, 1.0)
+
+    monkeypatch.setattr(report, "generate_report", fake)
+    assert cli.main(["report", "classic_tens", "--spins", "5000", "--seed", "9", "--precision", "0.01",
+                     "--out", str(tmp_path)]) == 0
+    name, out, kwargs = calls[-1]
+    assert name == "Classic Tens" and out == tmp_path
+    assert (kwargs["spins"], kwargs["seed"], kwargs["precision"]) == (5000, 9, 0.01)
+    assert cli.main(["report", "--all", "--out", str(tmp_path)]) == 0
+    outs = [c[1] for c in calls[1:]]
+    assert tmp_path / "classic_tens" in outs and len(outs) == len(cli._games(cli.build_parser().parse_args(["report", "--all"])))
+    defaults = cli.build_parser().parse_args(["report", "g"])
+    assert (defaults.spins, defaults.precision) == (report.DEFAULT_SPINS, report.DEFAULT_PRECISION)
+
+
+def test_cli_report_error_is_one_line(capsys, tmp_path):
+    assert cli.main(["report", "classic_tens", "--spins", "0", "--out", str(tmp_path)]) == 2
+    assert "spins must be a positive integer" in capsys.readouterr().err
+
+
+def test_makefile_report_target(root):
+    text = (root / "Makefile").read_text()
+    assert "$(BIN)/workbench report --all --out reports" in text
+
+
+# ---------------------------------------------------------------------------
+# the overview notebook
+# ---------------------------------------------------------------------------
+def test_game_overview_notebook_runs(tmp_path):
+    out = tmp_path / "overview.ipynb"
+    report.execute_notebook(NOTEBOOKS / "04_game_overview.ipynb", out,
+                            {"game": "classic_tens", "spins": 50_000, "precision": 0.01, "session_spins": 100,
+                             "sessions": 100}, cwd=tmp_path)
+    nb = nbformat.read(out, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 7

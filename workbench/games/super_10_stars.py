@@ -1,0 +1,319 @@
+"""Super 10 Stars (Red Rake Gaming): rules as features over shared building blocks.
+
+Rules (see docs/games/super_10_stars.md for each rule's reading and test):
+
+- 5x3, 30 lines, highest win per line, line wins added; golden and silver
+  scatters pay by count x total bet; Bonus symbols pay 1 x total bet each;
+- Super 7 (reel 3 only): expands to a wild reel 3 for that spin and awards a
+  respin of the other reels with reel 3 held wild;
+- Super 10 (reel 3 only, 3 rows tall) fully visible: the Super 10 mini game,
+  one draw of table ``super10_reel``: a cash prize (x total bet), the Frenzy
+  Wheel, or immediate free spins on strip set mode ``super10_free_spins``;
+- Frenzy Wheel: the player picks a colour; each draw of ``frenzy_wheel`` adds
+  its multiplier; a matching colour draws again; a mismatch or a total above
+  ``frenzy_limit`` ends it; pays the total x total bet.  Both choices are
+  played out in every round (independent draws) so each option's RTP is
+  reported; the round pays the option named by ``frenzy_choice``;
+- 3 Wheel symbols (reels 1, 3, 5): one draw of ``wheel`` paying value x line bet;
+- 3 Bonus symbols (reels 2, 3, 4): one draw of ``bonus_game`` sets the free
+  spins and their multiplier; free spins use mode ``free_spins`` strips; 3
+  Bonus symbols during free spins add the same number of spins again, up to
+  ``max_free_spins`` in total.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..exact import pay_scale
+from ..model import Game
+from ..simulate.blocks import draw_table, expand_reel, pay_screen, pay_windows
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.conditional import build_state_sampler, sample_state
+from ..simulate.kernel import (
+    choose_set,
+    compile_mode,
+    fill_screen,
+    group_count,
+    line_arrays,
+    line_pay_windows,
+    scatter_arrays,
+    scatter_pay,
+    spin_reel,
+    spin_windows,
+)
+from ..simulate.model import Feature, Option, RoundModel, Stratum
+from .params import Param
+
+FEATURES = {
+    "wild_symbol": Param("symbol", "the symbol a Super 7 reel turns into"),
+    "super7_reel": Param("int", "reel (1-based) carrying Super 7 and Super 10", min=1),
+    "super7_scatter": Param("scatter", "scatter group counting visible Super 7 symbols"),
+    "super10_scatter": Param("scatter", "scatter group counting fully visible Super 10 symbols"),
+    "wheel_scatter": Param("scatter", "scatter group counting Wheel symbols"),
+    "bonus_scatter": Param("scatter", "scatter group counting Bonus symbols"),
+    "gold_scatter": Param("scatter", "golden Super 5 Stars scatter group"),
+    "silver_scatter": Param("scatter", "silver Super 5 Stars scatter group"),
+    "wheel_trigger": Param("int", "Wheel symbols needed for a wheel spin", min=1),
+    "bonus_trigger": Param("int", "Bonus symbols needed for the free spins mini game (also retriggers)", min=1),
+    "wheel_table": Param("table", "wheel segments: value (x line bet)"),
+    "super10_table": Param("table", "Super 10 mini game: award = cash (value x total bet) | frenzy | free_spins (spins)"),
+    "frenzy_table": Param("table", "Frenzy Wheel segments: colour (red/green), multiplier (x total bet)"),
+    "frenzy_limit": Param("number", "a total multiplier above this ends the Frenzy Wheel", min=1),
+    "frenzy_choice": Param("str", "colour the player picks in the played round", choices=("red", "green")),
+    "bonus_table": Param("table", "free spins mini game: spins, multiplier"),
+    "max_free_spins": Param("int", "most free spins one feature can award in total", min=1),
+    "free_spins_mode": Param("mode", "strip-set mode of the Bonus free spins"),
+    "super10_free_spins_mode": Param("mode", "strip-set mode of the Super 10 free spins"),
+}
+
+COMPONENTS = (
+    "lines",
+    "scatter:GOLD",
+    "scatter:SILVER",
+    "scatter:BONUS",
+    "super7",
+    "wheel",
+    "super10_cash",
+    "frenzy",
+    "super10_free_spins",
+    "free_spins",
+    "option:frenzy_red",
+    "option:frenzy_green",
+)
+C_LINES, C_GOLD, C_SILVER, C_BONUS, C_SUPER7, C_WHEEL, C_S10_CASH, C_FRENZY, C_S10_FREE, C_FREE, C_RED, C_GREEN = range(12)
+COUNTERS = ("super7", "wheel", "super10", "super10_cash", "frenzy", "super10_free_spins", "free_spins",
+            "free_spins_played", "retriggers", "free_spins_capped")
+(K_SUPER7, K_WHEEL, K_SUPER10, K_S10_CASH, K_FRENZY, K_S10_FREE, K_FREE, K_FREE_PLAYED, K_RETRIGGER,
+ K_FREE_CAPPED) = range(10)
+AWARD_CASH, AWARD_FRENZY, AWARD_FREE = 0, 1, 2
+RED, GREEN = 0, 1
+
+Super10Params = namedtuple(
+    "Super10Params",
+    [
+        "base", "free", "s10free", "lines", "scat", "comp_scatter", "comp_free", "comp_s10free", "wins", "screen",
+        "wild", "reel3", "g_s7", "g_s10", "g_wheel", "g_bonus", "wheel_trigger", "bonus_trigger",
+        "wheel_cum", "wheel_value", "s10_cum", "s10_award", "s10_value", "s10_spins",
+        "frenzy_cum", "frenzy_colour", "frenzy_mult", "frenzy_limit", "frenzy_choice",
+        "bonus_cum", "bonus_spins", "bonus_mult", "max_free_spins",
+        "line_bet_units", "cost_units", "sampler_set_cum", "sampler_cum", "sampler_nxt", "sampler_nwin",
+    ],
+)
+
+
+@njit(cache=True, inline="always")
+def frenzy_wheel(p, rng, colour):
+    """Play the Frenzy Wheel for the chosen ``colour``: returns the total multiplier (x total bet)."""
+    total = 0.0
+    while True:
+        seg = draw_table(p.frenzy_cum, rng)
+        total += p.frenzy_mult[seg]
+        if p.frenzy_colour[seg] != colour or total > p.frenzy_limit:
+            return total
+
+
+@njit(cache=True, inline="always")
+def free_spins(p, ma, rng, spins, multiplier, retrigger, amounts, counters, component, comp_scatter):
+    """Play ``spins`` free spins on ``ma`` with every win x ``multiplier``, paid to ``component``.
+
+    With ``retrigger``, ``bonus_trigger`` Bonus symbols add ``spins`` again, never
+    beyond ``max_free_spins`` in total.
+    """
+    awarded = spins
+    played = 0
+    wins = p.wins
+    while played < awarded:
+        s = choose_set(ma, rng)
+        spin_windows(ma, s, rng, wins)
+        pay_windows(ma, s, p.lines, p.scat, wins, amounts, component, comp_scatter, multiplier)
+        played += 1
+        if retrigger and group_count(ma, s, p.scat, wins, p.g_bonus, -1) >= p.bonus_trigger:
+            counters[K_RETRIGGER] += 1
+            before = awarded
+            awarded = min(awarded + spins, p.max_free_spins)
+            if awarded - before < spins:
+                counters[K_FREE_CAPPED] += 1
+    counters[K_FREE_PLAYED] += played
+
+
+@njit(cache=True, inline="always")
+def play_round(p, rng, amounts, counters, stratum):
+    base = p.base
+    wins = p.wins
+    if stratum < 0:
+        s = choose_set(base, rng)
+        spin_windows(base, s, rng, wins)
+    else:
+        s = sample_state(p.sampler_set_cum, p.sampler_cum, p.sampler_nxt, p.sampler_nwin, stratum, rng, wins)
+    pay_windows(base, s, p.lines, p.scat, wins, amounts, C_LINES, p.comp_scatter, 1)
+    n_bonus = group_count(base, s, p.scat, wins, p.g_bonus, -1)
+    n_wheel = group_count(base, s, p.scat, wins, p.g_wheel, -1)
+    n_s7 = group_count(base, s, p.scat, wins, p.g_s7, -1)
+    n_s10 = group_count(base, s, p.scat, wins, p.g_s10, -1)
+    if n_s7 > 0:
+        # Super 7 expands: this spin pays with reel 3 wild instead of as landed (scatter pays
+        # stay as landed); then the other reels respin once with reel 3 held wild.
+        counters[K_SUPER7] += 1
+        screen = p.screen
+        fill_screen(base, s, wins, screen)
+        expand_reel(screen, p.reel3, p.wild)
+        amounts[C_SUPER7] += pay_screen(p.lines, screen) - line_pay_windows(base, s, p.lines, wins)
+        for r in range(wins.shape[0]):
+            if r != p.reel3:
+                wins[r] = spin_reel(base, s, r, rng)
+        fill_screen(base, s, wins, screen)
+        expand_reel(screen, p.reel3, p.wild)
+        amounts[C_SUPER7] += pay_screen(p.lines, screen)
+        for g in range(p.comp_scatter.shape[0]):
+            if p.comp_scatter[g] >= 0:
+                amounts[C_SUPER7] += scatter_pay(p.scat, g, group_count(base, s, p.scat, wins, g, p.reel3))
+    if n_wheel >= p.wheel_trigger:
+        counters[K_WHEEL] += 1
+        amounts[C_WHEEL] += p.wheel_value[draw_table(p.wheel_cum, rng)] * p.line_bet_units
+    if n_s10 > 0:
+        counters[K_SUPER10] += 1
+        entry = draw_table(p.s10_cum, rng)
+        award = p.s10_award[entry]
+        if award == AWARD_CASH:
+            counters[K_S10_CASH] += 1
+            amounts[C_S10_CASH] += np.int64(round(p.s10_value[entry] * p.cost_units))
+        elif award == AWARD_FRENZY:
+            counters[K_FRENZY] += 1
+            red = np.int64(round(frenzy_wheel(p, rng, RED) * p.cost_units))
+            green = np.int64(round(frenzy_wheel(p, rng, GREEN) * p.cost_units))
+            amounts[C_RED] += red
+            amounts[C_GREEN] += green
+            amounts[C_FRENZY] += red if p.frenzy_choice == RED else green
+        else:
+            counters[K_S10_FREE] += 1
+            free_spins(p, p.s10free, rng, p.s10_spins[entry], 1, False, amounts, counters, C_S10_FREE, p.comp_s10free)
+    if n_bonus >= p.bonus_trigger:
+        counters[K_FREE] += 1
+        entry = draw_table(p.bonus_cum, rng)
+        free_spins(p, p.free, rng, p.bonus_spins[entry], p.bonus_mult[entry], True, amounts, counters, C_FREE, p.comp_free)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk(params, rng, n_rounds, stratum, is_exact, is_info, amounts, events, edges_units,
+              comp_sum, comp_sq, totals, squares, counters, hist, maxwin):
+    for _ in range(n_rounds):
+        play_round(params, rng, amounts, events, stratum)
+        record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, totals, squares, hist, maxwin)
+    finish_chunk(events, counters)
+
+
+# ---------------------------------------------------------------------------
+def _table_arrays(game: Game, name: str, *fields):
+    table = game.tables[name]
+    cum = np.cumsum(np.asarray(table.weights, dtype=np.int64))
+    return cum, [table.column(f) for f in fields]
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    f = game.features
+    scale = pay_scale(game)
+    lines = line_arrays(game)
+    groups = list(game.scatters)
+    components = list(COMPONENTS)
+    comp_scatter = np.array([components.index(f"scatter:{n}") if f"scatter:{n}" in components and any(p > 0 for p in g.pays.values())
+                             else -1 for n, g in game.scatters.items()], dtype=np.int64)
+    wheel_cum, (wheel_value,) = _table_arrays(game, f["wheel_table"], "value")
+    s10_cum, (award, value, spins) = _table_arrays(game, f["super10_table"], "award", "value", "spins")
+    codes = {"cash": AWARD_CASH, "frenzy": AWARD_FRENZY, "free_spins": AWARD_FREE}
+    frenzy_cum, (colour, mult) = _table_arrays(game, f["frenzy_table"], "colour", "multiplier")
+    bonus_cum, (b_spins, b_mult) = _table_arrays(game, f["bonus_table"], "spins", "multiplier")
+    base_sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    trig = {"bonus": (f["bonus_scatter"], f["bonus_trigger"]), "wheel": (f["wheel_scatter"], f["wheel_trigger"]),
+            "super7": (f["super7_scatter"], 1), "super10": (f["super10_scatter"], 1)}
+    names = []
+    for mask in range(1, 16):
+        names.append("+".join(k for i, k in enumerate(trig) if mask >> i & 1))
+
+    def classify(counts: dict) -> str | None:
+        fired = [k for k, (g, need) in trig.items() if counts[g] >= need]
+        return "+".join(fired) if fired else None
+
+    sampler = build_state_sampler(game, base_sets, [(g, need) for g, need in trig.values()], classify, names)
+    params = Super10Params(
+        base=compile_mode(game, "base", lines),
+        free=compile_mode(game, f["free_spins_mode"], lines),
+        s10free=compile_mode(game, f["super10_free_spins_mode"], lines),
+        lines=lines,
+        scat=scatter_arrays(game),
+        comp_scatter=comp_scatter,
+        comp_free=np.where(comp_scatter >= 0, C_FREE, -1).astype(np.int64),
+        comp_s10free=np.where(comp_scatter >= 0, C_S10_FREE, -1).astype(np.int64),
+        wins=np.zeros(game.reels, dtype=np.int64),
+        screen=np.zeros((game.reels, max(game.rows)), dtype=np.int32),
+        wild=np.int32(list(game.symbols).index(f["wild_symbol"])),
+        reel3=np.int64(f["super7_reel"] - 1),
+        g_s7=groups.index(f["super7_scatter"]),
+        g_s10=groups.index(f["super10_scatter"]),
+        g_wheel=groups.index(f["wheel_scatter"]),
+        g_bonus=groups.index(f["bonus_scatter"]),
+        wheel_trigger=np.int64(f["wheel_trigger"]),
+        bonus_trigger=np.int64(f["bonus_trigger"]),
+        wheel_cum=wheel_cum,
+        wheel_value=np.asarray(wheel_value, dtype=np.int64),
+        s10_cum=s10_cum,
+        s10_award=np.array([codes[a] for a in award], dtype=np.int64),
+        s10_value=np.array([v or 0 for v in value], dtype=np.float64),
+        s10_spins=np.array([n or 0 for n in spins], dtype=np.int64),
+        frenzy_cum=frenzy_cum,
+        frenzy_colour=np.array([RED if c == "red" else GREEN for c in colour], dtype=np.int64),
+        frenzy_mult=np.asarray(mult, dtype=np.float64),
+        frenzy_limit=float(f["frenzy_limit"]),
+        frenzy_choice=np.int64(RED if f["frenzy_choice"] == "red" else GREEN),
+        bonus_cum=bonus_cum,
+        bonus_spins=np.asarray(b_spins, dtype=np.int64),
+        bonus_mult=np.asarray(b_mult, dtype=np.int64),
+        max_free_spins=np.int64(f["max_free_spins"]),
+        line_bet_units=np.int64(scale.units(game.bet.credits(1, "line_bet"))),
+        cost_units=np.int64(scale.cost_units),
+        sampler_set_cum=sampler.arrays[0],
+        sampler_cum=sampler.arrays[1],
+        sampler_nxt=sampler.arrays[2],
+        sampler_nwin=sampler.arrays[3],
+    )
+    return RoundModel(
+        game=game,
+        components=COMPONENTS,
+        counters=COUNTERS,
+        params=params,
+        run_chunk=run_chunk,
+        strata=tuple(Stratum(n, p) for n, p in zip(sampler.names, sampler.probabilities)),
+        features=(
+            Feature("super7", "super7", ("super7",)),
+            Feature("wheel", "wheel", ("wheel",)),
+            Feature("super10", "super10", ("super10_cash", "frenzy", "super10_free_spins")),
+            Feature("free_spins", "free_spins", ("free_spins",)),
+        ),
+        options=(Option("frenzy_choice", "frenzy", {"red": "option:frenzy_red", "green": "option:frenzy_green"}),),
+        stake=stake,
+    )
+
+
+def check_features(features: dict, report, refs: dict) -> None:
+    """Cross-checks of the feature parameters beyond their types."""
+    tables = refs["table"]
+    for key, fields in (("wheel_table", ("value",)), ("frenzy_table", ("colour", "multiplier")), ("bonus_table", ("spins", "multiplier"))):
+        table = tables[features[key]]
+        for i, entry in enumerate(table.entries):
+            for field in fields:
+                if field not in entry:
+                    report(("tables", features[key], "entries", i), f"entry needs {field!r}")
+    for i, entry in enumerate(tables[features["super10_table"]].entries):
+        award = entry.get("award")
+        if award not in ("cash", "frenzy", "free_spins"):
+            report(("tables", features["super10_table"], "entries", i), f"award must be cash, frenzy or free_spins, got {award!r}")
+        elif award == "cash" and "value" not in entry:
+            report(("tables", features["super10_table"], "entries", i), "a cash award needs value (x total bet)")
+        elif award == "free_spins" and "spins" not in entry:
+            report(("tables", features["super10_table"], "entries", i), "a free_spins award needs spins")
+    for i, entry in enumerate(tables[features["frenzy_table"]].entries):
+        if entry.get("colour") not in ("red", "green"):
+            report(("tables", features["frenzy_table"], "entries", i), "colour must be red or green")

@@ -1,0 +1,151 @@
+"""Simulation panel: run :func:`workbench.simulate.simulate` and watch the RTP converge.
+
+The figure shows the running RTP after each chunk of spins inside the 95 %
+funnel ``rtp ± 1.96 x std / sqrt(n)`` (std of the win per spin, x total bet)
+of the exact PAR sheet when it covers the whole game (no features), else of
+the simulation itself.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import time
+
+import ipywidgets as W
+from IPython.display import display
+from matplotlib.figure import Figure
+
+from ..errors import WorkbenchError
+from ..model import Game
+from ..reelset import load_game
+from ..stats import z_value
+from .panel import button, css_class
+from .summary import exactness
+
+
+def convergence_figure(result, reference=None) -> Figure:
+    """Running RTP of ``result`` (a SimulationResult with its ``trace``) in its 95 % funnel.
+
+    The funnel is ``rtp ± 1.96 x std / sqrt(n)`` (x total bet) of ``reference``
+    (anything with ``rtp`` and ``volatility_index``, e.g. the exact PAR sheet
+    of a game without features); default: the simulation result itself.
+    Drawn by :func:`workbench.plots.rtp_funnel` over the spins of the trace.
+    """
+    from .. import plots
+
+    trace = result.trace
+    spins = (float(trace["spins"].min()), float(trace["spins"].max())) if trace is not None and len(trace) else (1_000, result.spins)
+    return plots.rtp_funnel(reference if reference is not None else result, spins_range=spins, trace=trace)
+
+
+def exact_sheet(game: Game):
+    """The exact PAR sheet if it covers everything the game pays (no features), else None."""
+    from ..exact import par
+
+    exact, _ = exactness(game)
+    return par(game, full_cycle=False) if exact else None
+
+
+class SimulationPanel:
+    """Run a simulation of a reelset and show RTP, components and the convergence funnel.
+
+    ``game``: shipped name, path or loaded game; ``spins``, ``seed``,
+    ``workers``; ``points``: about how many points the convergence trace gets
+    (the run is split into chunks of ``spins / points`` spins, at least
+    1000).  :meth:`run` does what the Run button does; ``result`` then holds
+    the :class:`~workbench.simulate.SimulationResult` and ``figure`` the
+    convergence figure.
+    """
+
+    def __init__(self, game: str | os.PathLike | Game = "classic_tens", *, spins: int = 200_000, seed: int = 1,
+                 workers: int = 1, points: int = 50):
+        self._game = game if isinstance(game, Game) else None
+        label = str(game.path or game.name) if isinstance(game, Game) else str(game)
+        self.result = None
+        self.figure: Figure | None = None
+        self.exact = None  # exact PAR sheet when it covers the whole game
+        self.game_box = css_class(W.Text(value=label, description="game", layout=W.Layout(width="420px"),
+                                         disabled=isinstance(game, Game)), "wb-sim-game")
+        self.spins = css_class(W.BoundedIntText(value=spins, min=1, max=10**13, description="spins"), "wb-sim-spins")
+        self.seed = css_class(W.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed"), "wb-sim-seed")
+        self.workers = css_class(W.BoundedIntText(value=workers, min=1, max=max(os.cpu_count() or 1, 1) * 4, description="workers"),
+                                 "wb-sim-workers")
+        self.points = css_class(W.BoundedIntText(value=points, min=1, max=10_000, description="points"), "wb-sim-points")
+        self.run_button = button("Run", "run", "play", "Run the simulation", "primary")
+        self.run_button.on_click(lambda _: self.run())
+        self.progress = css_class(W.IntProgress(value=0, min=0, max=1, description="spins", bar_style="",
+                                                layout=W.Layout(width="420px")), "wb-progress")
+        self.status = css_class(W.HTML(), "wb-status")
+        self.results = css_class(W.HTML(), "wb-sim-results")
+        self.log = W.Output()  # the simulator's own text progress bar goes here while it runs
+        self.plot = css_class(W.Output(), "wb-sim-plot")
+        self.widget = W.VBox([
+            W.HBox([self.game_box, self.spins, self.seed], layout=W.Layout(flex_flow="row wrap")),
+            W.HBox([self.workers, self.points, self.run_button], layout=W.Layout(align_items="center", flex_flow="row wrap")),
+            self.progress, self.log, self.status, self.results, self.plot,
+        ])
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def game(self) -> Game:
+        """The game to simulate (loaded from the game box unless a Game was given)."""
+        return self._game if self._game is not None else load_game(self.game_box.value.strip())
+
+    def chunk_size(self) -> int:
+        """Spins per chunk: one trace point each."""
+        return max(1000, math.ceil(int(self.spins.value) / max(int(self.points.value), 1)))
+
+    def run(self) -> None:
+        """Simulate ``spins`` rounds and show RTP ± 95 % CI, components and the convergence funnel."""
+        from ..simulate import simulate
+
+        spins = int(self.spins.value)
+        self.run_button.disabled = True
+        self.progress.max, self.progress.value, self.progress.bar_style = spins, 0, "info"
+        self.progress.description = "running"
+        self.status.value = "<i>simulating…</i>"
+        self.log.clear_output()
+        start = time.perf_counter()
+        try:
+            game = self.game()
+            with self.log:
+                result = simulate(game, spins, int(self.seed.value), workers=int(self.workers.value),
+                                  chunk_size=self.chunk_size(), progress=True)
+            self.exact = exact_sheet(game)
+        except (WorkbenchError, OSError) as exc:
+            self.progress.bar_style, self.progress.description = "danger", "failed"
+            self.status.value = f"<pre class='wb-error' style='color:#a50e0e;white-space:pre-wrap'>{html.escape(str(exc))}</pre>"
+            return
+        finally:
+            self.run_button.disabled = False
+        self.log.clear_output()
+        self.result = result
+        self.progress.value = result.spins
+        self.progress.bar_style, self.progress.description = ("warning", "stopped") if result.interrupted else ("success", "done")
+        self.status.value = (f"{result.spins:,} spins of <b>{html.escape(game.name)}</b> in {time.perf_counter() - start:.2f} s "
+                             f"({result.spins_per_second:,.0f} spins/s), seed {result.seed}")
+        self._show_result(game, result)
+
+    def _show_result(self, game: Game, result) -> None:
+        rows = "".join(
+            f"<tr><td>{html.escape(k)}</td><td style='text-align:right;padding:1px 10px'>{100 * e.value:.4f} %</td>"
+            f"<td style='text-align:right;padding:1px 10px'>± {100 * e.ci95:.4f} %</td></tr>"
+            for k, e in result.components.items()
+        )
+        exact = ""
+        if self.exact is not None:
+            z = (result.rtp - self.exact.rtp) / (result.rtp_ci95 / z_value(0.95)) if result.rtp_ci95 else 0.0
+            exact = f"<br>exact RTP <span class='wb-exact-rtp'>{100 * self.exact.rtp:.4f} %</span> (simulation off by {z:+.2f} standard errors)"
+        self.results.value = (
+            f"RTP <b class='wb-sim-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> (95 %){exact}<br>"
+            f"hit frequency {100 * result.hit_frequency:.4f} % · volatility index 90 % {result.volatility_index(0.90):.3f} "
+            f"· max win {result.max_win:,.2f} x total bet"
+            f"<table style='border-collapse:collapse'><tr><th style='padding:1px 10px'>component</th><th style='padding:1px 10px'>RTP</th><th style='padding:1px 10px'>95 % CI</th></tr>{rows}</table>"
+        )
+        self.figure = convergence_figure(result, self.exact)
+        self.plot.clear_output(wait=True)
+        with self.plot:
+            display(self.figure)

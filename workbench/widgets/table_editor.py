@@ -1,0 +1,246 @@
+"""Weighted-table editor (wheels, award tables) with probabilities, EVs and RTP.
+
+For each ``[tables.<name>]`` of a reelset the panel shows every entry with an
+editable integer weight, its probability and, for each numeric field of the
+entries (such as ``value``), the entry's EV contribution ``value x
+probability`` and the table's exact EV (a fraction: weights are integers).
+
+Below, the RTP (x total bet): the exact base-game PAR always; the total RTP
+exactly when the game pays nothing beyond the base screen (no trigger
+states, no feature components, no jackpots); otherwise a quick estimate by
+the exact + conditional method (:func:`workbench.simulate.estimate_rtp`) on
+a button press, with its 95 % confidence half-width.  Edits are validated,
+undoable and saved with :func:`workbench.save_game` like the strip editor's.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from fractions import Fraction
+
+import ipywidgets as W
+
+from ..errors import WorkbenchError
+from ..model import Game, WeightedTable
+from .panel import EditorPanel, button, css_class
+from .summary import exactness, format_value
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def numeric_fields(table: WeightedTable) -> list[str]:
+    """Fields that hold a number in every entry that has them (in first-seen order)."""
+    seen: dict[str, bool] = {}
+    for entry in table.entries:
+        for key, value in entry.items():
+            seen[key] = seen.get(key, True) and _is_number(value)
+    return [k for k, ok in seen.items() if ok]
+
+
+def _fraction(value) -> Fraction:
+    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+
+
+def table_ev(table: WeightedTable) -> dict[str, Fraction]:
+    """Exact EV of each numeric field: sum of value x weight / total weight (a missing value counts 0)."""
+    total = table.total_weight
+    return {
+        key: sum((_fraction(entry.get(key, 0)) * w for entry, w in zip(table.entries, table.weights)), Fraction(0)) / total
+        for key in numeric_fields(table)
+    }
+
+
+def _entry_label(entry) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in entry.items()) or "(entry)"
+
+
+def no_tables_hint() -> str:
+    """What to say when a reelset has no weighted tables: which shipped reelsets have some."""
+    from ..reelset import load_game, shipped_games
+
+    with_tables = []
+    for name in shipped_games():
+        try:
+            if load_game(name).tables:
+                with_tables.append(name)
+        except WorkbenchError:
+            continue
+    hint = f" Shipped reelsets with tables: {', '.join(with_tables)}." if with_tables else ""
+    return "This reelset has no weighted tables ([tables.*])." + hint
+
+
+class TableEditor:
+    """One weighted table: a weight box per entry, probabilities, EV contributions, table EV.
+
+    ``on_weights(table, weights)`` is called when the user changes a weight.
+    """
+
+    def __init__(self, table: WeightedTable, on_weights):
+        self.name = table.name
+        self._on_weights = on_weights
+        self._updating = False
+        self.header = W.HTML()
+        self.weights = []
+        self.probabilities = []
+        self.contributions = []
+        rows = []
+        for i, entry in enumerate(table.entries):
+            box = css_class(W.BoundedIntText(min=-(10**12), max=10**12, continuous_update=False, layout=W.Layout(width="120px")),
+                            "wb-weight", f"wb-weight-{table.name}-{i + 1}")
+            box.observe(self._changed, names="value")
+            prob = css_class(W.HTML(layout=W.Layout(width="190px")), "wb-probability")
+            contrib = css_class(W.HTML(layout=W.Layout(width="260px")), "wb-ev-contribution")
+            self.weights.append(box)
+            self.probabilities.append(prob)
+            self.contributions.append(contrib)
+            label = W.HTML(f"<code>{html.escape(_entry_label(entry))}</code>", layout=W.Layout(width="260px"))
+            rows.append(W.HBox([label, box, prob, contrib], layout=W.Layout(align_items="center")))
+        self.ev = css_class(W.HTML(), "wb-table-ev")
+        heading = W.HBox([W.HTML("<b>entry</b>", layout=W.Layout(width="260px")), W.HTML("<b>weight</b>", layout=W.Layout(width="120px")),
+                          W.HTML("<b>probability</b>", layout=W.Layout(width="190px")), W.HTML("<b>value x probability</b>")],
+                         layout=W.Layout())
+        self.widget = css_class(W.VBox([self.header, heading, *rows, self.ev]), "wb-table", f"wb-table-{table.name}")
+
+    def _changed(self, change) -> None:
+        if not self._updating:
+            self._on_weights(self.name, [box.value for box in self.weights])
+
+    def show(self, table: WeightedTable, saved: WeightedTable | None) -> None:
+        """Show ``table``'s weights, probabilities and EVs (changes vs ``saved`` highlighted)."""
+        self._updating = True
+        try:
+            for box, w in zip(self.weights, table.weights):
+                box.value = w
+        finally:
+            self._updating = False
+        fields = numeric_fields(table)
+        total = table.total_weight
+        for i, (entry, w) in enumerate(zip(table.entries, table.weights)):
+            p = Fraction(w, total)
+            changed = saved is not None and saved.weights[i] != w
+            mark = f" <b style='color:#0b57d0'>(saved {saved.weights[i]})</b>" if changed else ""
+            self.probabilities[i].value = f"{float(p):.6f} <small>({p})</small>{mark}"
+            parts = [f"{k}: {float(_fraction(entry[k]) * p):,.4f}" for k in fields if k in entry]
+            self.contributions[i].value = ", ".join(parts) or "–"
+        evs = table_ev(table)
+        old = table_ev(saved) if saved is not None else {}
+        lines = []
+        for key, ev in evs.items():
+            delta = f" (saved file {float(old[key]):,.6f})" if key in old and old[key] != ev else ""
+            lines.append(f"EV of <b>{html.escape(key)}</b> = <b class='wb-ev-value'>{float(ev):,.6f}</b> <small>exact {ev}</small>{delta}")
+        self.ev.value = "<br>".join(lines) or "<i>no numeric field: no EV</i>"
+        self.header.value = f"<h4 style='margin:8px 0 2px'>Table <code>{html.escape(table.name)}</code> · total weight {total:,}</h4>"
+
+
+class TableWeightsEditor(EditorPanel):
+    """Edit the weights of every weighted table of a reelset with exact EVs and the resulting RTP.
+
+    ``reelset``: path, shipped name or loaded game.  :meth:`set_weights`
+    does what editing the weight boxes does; :meth:`estimate` what the
+    Estimate button does (``precision``: 95 % half-width as a fraction of the
+    total bet, ``max_seconds``: time limit).
+    """
+
+    summary_title = "Exact base-game PAR"
+
+    def __init__(self, reelset: str | os.PathLike | Game, *, precision: float = 0.002, max_seconds: float = 20.0, seed: int = 1):
+        super().__init__(reelset)
+        game = self.session.game
+        self.tables = {name: TableEditor(table, self.set_weights) for name, table in game.tables.items()}
+        self.exact_total, self.exact_reason = exactness(game)
+        self.estimate_result = None
+        self._estimated_game: Game | None = None
+        self.precision = css_class(W.BoundedFloatText(value=100 * precision, min=0.0001, max=100, step=0.01,
+                                                      description="± % (95 %)", style={"description_width": "initial"},
+                                                      layout=W.Layout(width="170px")), "wb-precision")
+        self.max_seconds = css_class(W.BoundedFloatText(value=max_seconds, min=0.1, max=3600, description="max s",
+                                                        layout=W.Layout(width="150px")), "wb-max-seconds")
+        self.seed = css_class(W.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed", layout=W.Layout(width="170px")), "wb-seed")
+        self.estimate_button = button("Estimate RTP", "estimate", "calculator", "Exact base game + conditional simulation of the features")
+        self.estimate_button.on_click(lambda _: self.estimate())
+        self.feature = css_class(W.HTML(), "wb-feature-rtp")
+        estimate_row = W.HBox([self.precision, self.max_seconds, self.seed, self.estimate_button], layout=W.Layout(align_items="center"))
+        tables = [editor.widget for editor in self.tables.values()] or [W.HTML(f"<i>{html.escape(no_tables_hint())}</i>")]
+        self._widget = W.VBox([
+            self.title, self.toolbar, self.status,
+            *tables,
+            W.HTML("<h4 style='margin:8px 0 2px'>RTP (x total bet)</h4>"),
+            self.rtp_label, self.feature,
+            estimate_row if not self.exact_total else W.HTML(),
+            self.summary, self.diff,
+        ])
+        self.refresh()
+        self.show_info(f"Loaded {self.session.path}.")
+
+    @property
+    def widget(self) -> W.Widget:
+        return self._widget
+
+    # -- display -----------------------------------------------------------------
+    def refresh(self) -> None:
+        super().refresh()
+        game, saved = self.session.game, self.session.saved
+        for name, editor in self.tables.items():
+            editor.show(game.tables[name], saved.tables.get(name))
+        self._show_feature()
+
+    def _show_feature(self) -> None:
+        base = self.current_par.value("rtp") if self.current_par else None
+        if self.exact_total:
+            self.feature.value = (f"Total RTP (exact) = <b class='wb-total-rtp'>{format_value(base, 'percent')}</b>: {self.exact_reason}; "
+                                  "feature RTP 0. The table EVs above are exact.")
+            return
+        text = f"Base game (exact) = <b>{format_value(base, 'percent')}</b>; {html.escape(self.exact_reason)}."
+        result = self.estimate_result
+        if result is None:
+            text += "<br>Press <b>Estimate RTP</b> for the total (exact base game + conditional simulation of the features)."
+        else:
+            stale = ("" if self._estimated_game == self.session.game
+                     else " <b style='color:#a50e0e'>(for earlier weights: estimate again)</b>")
+            rows = "".join(
+                f"<tr><td>{html.escape(k)}</td><td style='text-align:right;padding:1px 10px'>{100 * e.value:.4f} %</td>"
+                f"<td style='text-align:right;padding:1px 10px'>± {100 * e.ci95:.4f} %</td><td>{e.source}</td></tr>"
+                for k, e in result.components.items()
+            )
+            feature = result.rtp - (base or 0.0)
+            text += (f"<br>Total RTP (estimate) = <b class='wb-total-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> "
+                     f"(95 %), features {100 * feature:.4f} %, {result.elapsed:.1f} s{stale}"
+                     f"<table style='border-collapse:collapse'><tr><th style='padding:1px 10px'>component</th><th style='padding:1px 10px'>RTP</th><th style='padding:1px 10px'>95 % CI</th><th style='padding:1px 10px'>source</th></tr>{rows}</table>")
+        self.feature.value = text
+
+    # -- edits -------------------------------------------------------------------
+    def set_weights(self, table: str, weights) -> bool:
+        """Replace the weights of ``table`` (one integer per entry); True if valid and applied."""
+        weights = [int(w) for w in weights]
+        old = self.session.game.tables[table].weights
+        if tuple(weights) == tuple(old):
+            return True
+        changed = [f"entry {i + 1}: {a} → {b}" for i, (a, b) in enumerate(zip(old, weights)) if a != b]
+        ok = self.commit(lambda: self.session.game.with_table_weights(table, weights), f"Table {table}: " + ", ".join(changed))
+        if not ok:
+            self.status.value += "<div>The table keeps its last valid weights (Undo or Reload restores the boxes).</div>"
+        return ok
+
+    def undo(self) -> None:
+        super().undo()
+        self.refresh()  # also restores weight boxes left showing a rejected value
+
+    def estimate(self) -> None:
+        """Estimate the total RTP by exact base game + conditional simulation (see :func:`workbench.simulate.estimate_rtp`)."""
+        from ..simulate import estimate_rtp
+
+        game = self.session.game
+        self.estimate_button.disabled = True
+        self.feature.value += "<br><i>estimating…</i>"
+        try:
+            self.estimate_result = estimate_rtp(game, precision=self.precision.value / 100, seed=int(self.seed.value),
+                                                max_seconds=float(self.max_seconds.value))
+            self._estimated_game = game
+        except WorkbenchError as exc:
+            self.show_error(f"Estimate failed: {exc}")
+        finally:
+            self.estimate_button.disabled = False
+        self._show_feature()
