@@ -245,6 +245,27 @@ def test_strip_set_picker_and_choice_weight(tmp_path):
     assert load_game(path).strip_sets["alt"].weight == 0
 
 
+def test_open_another_reelset(classic_copy, tmp_path):
+    other = tmp_path / "two_sets.toml"
+    other.write_text((reelsets_dir() / "classic_tens.toml").read_text() + ALT_STRIP_SET)
+    editor = StripEditor(classic_copy)
+    editor.insert_stop(1, 1, "BAR")
+    editor.reelset_box.value = str(other)
+    editor.open_button.click()
+    assert "unsaved changes" in editor.last_error and editor.session.path == classic_copy
+    editor.reload()
+    editor.open_button.click()
+    assert editor.session.path == other and "Opened" in editor.status.value
+    assert list(editor.strip_set_picker.options) == ["base", "alt"]
+    assert editor.open("no_such_reelset_xyz") is False and "no_such_reelset_xyz" in editor.last_error
+    editor.strip_set_picker.value = "alt"
+    assert editor.reel_editors[0].text.value == "SEVEN SEVEN SEVEN BAR BELL CHERRY WILD"
+    assert editor.insert_stop(5, 1, "WILD")
+    editor.save()
+    assert load_game(other).strip_sets["alt"].reels[4].symbols[0] == "WILD"
+    assert classic_copy.read_text() == (reelsets_dir() / "classic_tens.toml").read_text()
+
+
 def test_recompute_latency_once_warm(classic_copy):
     editor = StripEditor(classic_copy)
     seconds = []
@@ -298,6 +319,8 @@ def test_table_weight_edit_undo_validation_and_save(wheel_copy):
     wheel.weights[1].value = -4
     assert "negative weight" in editor.last_error
     assert editor.session.game.tables["wheel"].weights == (3, 2)
+    editor.undo_button.click()  # first puts the last valid weights back in the boxes
+    assert [box.value for box in wheel.weights] == [3, 2] and "Discarded" in editor.status.value
     editor.undo_button.click()
     assert [box.value for box in wheel.weights] == [5, 2] and not editor.session.dirty
     editor.save_button.click()
@@ -318,6 +341,7 @@ def test_table_editor_conditional_estimate(wheel_copy):
     editor = TableWeightsEditor(wheel_copy, precision=0.01, max_seconds=5)
     editor.exact_total = False  # show the estimate path (what a feature game gets)
     editor.refresh()
+    assert editor.estimate_row.layout.display == "none"  # hidden: the game is exact
     assert "Press <b>Estimate RTP</b>" in editor.feature.value
     editor.estimate_button.click()
     assert editor.estimate_result is not None
@@ -327,10 +351,13 @@ def test_table_editor_conditional_estimate(wheel_copy):
     assert "for earlier weights" in editor.feature.value
 
 
-def test_table_editor_without_tables(classic_copy):
+def test_table_editor_without_tables_then_open(classic_copy, wheel_copy):
     editor = TableWeightsEditor(classic_copy)
     assert editor.tables == {}
-    assert "no weighted tables" in str(editor.widget.children)
+    assert "no weighted tables" in editor.tables_box.children[0].value
+    assert editor.open(wheel_copy)
+    assert list(editor.tables) == ["wheel"] and editor.tables_box.children[0] is editor.tables["wheel"].widget
+    assert "150/7" in editor.tables["wheel"].ev.value
 
 
 # ---------------------------------------------------------------------------
@@ -352,6 +379,7 @@ def test_simulation_panel_runs_with_progress_and_funnel(classic_copy):
     assert ax.get_xscale() == "log" and ax.collections  # the funnel band
     assert any(line.get_gid() == "rtp" for line in ax.lines)
     assert "40,000 spins" in panel.status.value
+    assert bytes(panel.plot.value).startswith(b"\x89PNG") and panel.plot.layout.display == ""
 
 
 def test_simulation_panel_reports_a_bad_game():

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+from numba import njit
 
 from ..model import Game
 from .windows import PayScale, pay_scale
@@ -198,4 +199,55 @@ def combination_counts(automaton: LineAutomaton, state_counts: np.ndarray) -> np
         c = automaton.combo[state]
         if c >= 0:
             out[c] += state_counts[state]
+    return out
+
+
+def expected_line_pays_with_wilds(game: Game, strip_set, automaton: LineAutomaton, wild: str) -> np.ndarray:
+    """E[pay of line l] (pay units) when the cells of a subset of reels on that line are forced ``wild``.
+
+    Returns an array (lines, 2**reels): entry [l, mask] has bit i of ``mask``
+    set when the line's cell on reel i is wild (e.g. a persisting wild there).
+    Exact expectation over the stops of ``strip_set``.
+    """
+    from .windows import row_symbol_weights
+
+    n_reels = game.reels
+    wild_id = list(game.symbols).index(wild)
+    S = automaton.trans.shape[1]
+    out = np.zeros((len(game.paylines), 1 << n_reels))
+    for l, rows in enumerate(game.paylines):
+        probs = np.zeros((n_reels, 2, S))
+        for i, r in enumerate(rows):
+            w = row_symbol_weights(game, strip_set.reels[i], r).astype(float)
+            probs[i, 0] = w / w.sum()
+            probs[i, 1, wild_id] = 1.0
+        out[l] = _masked_expectations(automaton.trans, automaton.pay_units.astype(float), probs)
+    return out
+
+
+@njit(cache=True)
+def _masked_expectations(trans, pay, probs):
+    n_reels = probs.shape[0]
+    K, S = trans.shape
+    out = np.zeros(1 << n_reels)
+    dist = np.zeros(K)
+    nxt = np.zeros(K)
+    for mask in range(1 << n_reels):
+        dist[:] = 0.0
+        dist[0] = 1.0
+        for i in range(n_reels):
+            p = probs[i, (mask >> i) & 1]
+            nxt[:] = 0.0
+            for k in range(K):
+                v = dist[k]
+                if v == 0.0:
+                    continue
+                for a in range(S):
+                    if p[a] > 0.0:
+                        nxt[trans[k, a]] += v * p[a]
+            dist[:] = nxt
+        total = 0.0
+        for k in range(K):
+            total += dist[k] * pay[k]
+        out[mask] = total
     return out

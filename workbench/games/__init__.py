@@ -14,6 +14,7 @@ from types import ModuleType
 GAME_MODULES = {
     "classic": "workbench.games.classic",
     "super_10_stars": "workbench.games.super_10_stars",
+    "bier_haus": "workbench.games.bier_haus",
 }
 
 

@@ -20,27 +20,27 @@ from ..simulate.model import RoundModel
 
 FEATURES: dict = {}
 
-ClassicParams = namedtuple("ClassicParams", ["base", "lines", "scat", "comp_scatter", "wins", "cost_units"])
+ClassicParams = namedtuple("ClassicParams", ["base", "lines", "scat", "comp_scatter", "wins", "counts", "cost_units"])
 
 
 @njit(cache=True, inline="always")
-def play_round(p, rng, amounts, counters, stratum):
-    base_spin(p.base, p.lines, p.scat, rng, p.wins, amounts, 0, p.comp_scatter)
+def play_round(p, rng, amounts, adjust, counters, stratum):
+    base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
 
 
 
 @njit(cache=True, _nrt=False)
-def run_chunk(params, rng, n_rounds, stratum, is_exact, is_info, amounts, events, edges_units,
-              comp_sum, comp_sq, totals, squares, counters, hist, maxwin):
+def run_chunk(params, rng, n_rounds, stratum, acc, counters):
     for _ in range(n_rounds):
-        play_round(params, rng, amounts, events, stratum)
-        record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, totals, squares, hist, maxwin)
-    finish_chunk(events, counters)
+        play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     lines = line_arrays(game)
     components = base_components(game)
     params = ClassicParams(compile_mode(game, "base", lines), lines, scatter_arrays(game), scatter_components(game, components),
-                    np.zeros(game.reels, dtype=np.int64), pay_scale(game).cost_units)
+                    np.zeros(game.reels, dtype=np.int64), np.zeros(len(game.scatters), dtype=np.int64),
+                    pay_scale(game).cost_units)
     return RoundModel(game=game, components=tuple(components), counters=(), params=params, run_chunk=run_chunk, stake=stake)

@@ -25,6 +25,7 @@ KINDS = (
     "symbol_list",
     "trigger",  # a [triggers.*] name
     "scatter",  # a [scatters.*] name
+    "records",  # a list of inline tables {field = value, ...}
 )
 
 
@@ -112,6 +113,11 @@ def check_param(
             report(f"expected the name of a {kind.replace('_', ' ')}, got {_describe(value)}")
         elif value not in refs.get(kind, ()):
             report(f"unknown {kind.replace('_', ' ')} {value!r}")
+    elif kind == "records":
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            report(f"expected a list of inline tables {{ field = value, ... }}, got {_describe(value)}")
+        elif not value and spec.required:
+            report("must not be empty")
     elif kind == "symbol_list":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             report(f"expected a list of symbol names, got {_describe(value)}")

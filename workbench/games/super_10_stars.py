@@ -36,8 +36,8 @@ from ..simulate.conditional import build_state_sampler, sample_state
 from ..simulate.kernel import (
     choose_set,
     compile_mode,
+    count_groups,
     fill_screen,
-    group_count,
     line_arrays,
     line_pay_windows,
     scatter_arrays,
@@ -95,7 +95,7 @@ RED, GREEN = 0, 1
 Super10Params = namedtuple(
     "Super10Params",
     [
-        "base", "free", "s10free", "lines", "scat", "comp_scatter", "comp_free", "comp_s10free", "wins", "screen",
+        "base", "free", "s10free", "lines", "scat", "comp_scatter", "comp_free", "comp_s10free", "wins", "counts", "screen",
         "wild", "reel3", "g_s7", "g_s10", "g_wheel", "g_bonus", "wheel_trigger", "bonus_trigger",
         "wheel_cum", "wheel_value", "s10_cum", "s10_award", "s10_value", "s10_spins",
         "frenzy_cum", "frenzy_colour", "frenzy_mult", "frenzy_limit", "frenzy_choice",
@@ -129,9 +129,9 @@ def free_spins(p, ma, rng, spins, multiplier, retrigger, amounts, counters, comp
     while played < awarded:
         s = choose_set(ma, rng)
         spin_windows(ma, s, rng, wins)
-        pay_windows(ma, s, p.lines, p.scat, wins, amounts, component, comp_scatter, multiplier)
+        pay_windows(ma, s, p.lines, p.scat, wins, p.counts, amounts, component, comp_scatter, multiplier)
         played += 1
-        if retrigger and group_count(ma, s, p.scat, wins, p.g_bonus, -1) >= p.bonus_trigger:
+        if retrigger and p.counts[p.g_bonus] >= p.bonus_trigger:
             counters[K_RETRIGGER] += 1
             before = awarded
             awarded = min(awarded + spins, p.max_free_spins)
@@ -141,7 +141,7 @@ def free_spins(p, ma, rng, spins, multiplier, retrigger, amounts, counters, comp
 
 
 @njit(cache=True, inline="always")
-def play_round(p, rng, amounts, counters, stratum):
+def play_round(p, rng, amounts, adjust, counters, stratum):
     base = p.base
     wins = p.wins
     if stratum < 0:
@@ -149,11 +149,12 @@ def play_round(p, rng, amounts, counters, stratum):
         spin_windows(base, s, rng, wins)
     else:
         s = sample_state(p.sampler_set_cum, p.sampler_cum, p.sampler_nxt, p.sampler_nwin, stratum, rng, wins)
-    pay_windows(base, s, p.lines, p.scat, wins, amounts, C_LINES, p.comp_scatter, 1)
-    n_bonus = group_count(base, s, p.scat, wins, p.g_bonus, -1)
-    n_wheel = group_count(base, s, p.scat, wins, p.g_wheel, -1)
-    n_s7 = group_count(base, s, p.scat, wins, p.g_s7, -1)
-    n_s10 = group_count(base, s, p.scat, wins, p.g_s10, -1)
+    counts = p.counts
+    pay_windows(base, s, p.lines, p.scat, wins, counts, amounts, C_LINES, p.comp_scatter, 1)
+    n_bonus = counts[p.g_bonus]
+    n_wheel = counts[p.g_wheel]
+    n_s7 = counts[p.g_s7]
+    n_s10 = counts[p.g_s10]
     if n_s7 > 0:
         # Super 7 expands: this spin pays with reel 3 wild instead of as landed (scatter pays
         # stay as landed); then the other reels respin once with reel 3 held wild.
@@ -168,9 +169,10 @@ def play_round(p, rng, amounts, counters, stratum):
         fill_screen(base, s, wins, screen)
         expand_reel(screen, p.reel3, p.wild)
         amounts[C_SUPER7] += pay_screen(p.lines, screen)
+        count_groups(base, s, p.scat, wins, counts, p.reel3)
         for g in range(p.comp_scatter.shape[0]):
             if p.comp_scatter[g] >= 0:
-                amounts[C_SUPER7] += scatter_pay(p.scat, g, group_count(base, s, p.scat, wins, g, p.reel3))
+                amounts[C_SUPER7] += scatter_pay(p.scat, g, counts[g])
     if n_wheel >= p.wheel_trigger:
         counters[K_WHEEL] += 1
         amounts[C_WHEEL] += p.wheel_value[draw_table(p.wheel_cum, rng)] * p.line_bet_units
@@ -198,12 +200,11 @@ def play_round(p, rng, amounts, counters, stratum):
 
 
 @njit(cache=True, _nrt=False)
-def run_chunk(params, rng, n_rounds, stratum, is_exact, is_info, amounts, events, edges_units,
-              comp_sum, comp_sq, totals, squares, counters, hist, maxwin):
+def run_chunk(params, rng, n_rounds, stratum, acc, counters):
     for _ in range(n_rounds):
-        play_round(params, rng, amounts, events, stratum)
-        record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, totals, squares, hist, maxwin)
-    finish_chunk(events, counters)
+        play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
 
 
 # ---------------------------------------------------------------------------
@@ -248,6 +249,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         comp_free=np.where(comp_scatter >= 0, C_FREE, -1).astype(np.int64),
         comp_s10free=np.where(comp_scatter >= 0, C_S10_FREE, -1).astype(np.int64),
         wins=np.zeros(game.reels, dtype=np.int64),
+        counts=np.zeros(len(game.scatters), dtype=np.int64),
         screen=np.zeros((game.reels, max(game.rows)), dtype=np.int32),
         wild=np.int32(list(game.symbols).index(f["wild_symbol"])),
         reel3=np.int64(f["super7_reel"] - 1),

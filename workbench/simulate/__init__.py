@@ -160,8 +160,8 @@ def estimate_rtp(
                 res = per_state[i]
                 n = res.rounds
                 p = float(model.strata[i].probability)
-                mean = res.totals[5] / n
-                sd = math.sqrt(max(res.squares[2] / n - mean * mean, 0.0))
+                mean = res.extra[0] / n
+                sd = math.sqrt(max(res.extra[1] / n - mean * mean, 0.0))
                 sigma[i] = p * sd
                 var += (p * sd) ** 2 / n
             half = 1.959963984540054 * math.sqrt(var) / cost

@@ -22,7 +22,7 @@ from numba import njit
 
 from .kernel import (
     choose_set,
-    group_count,
+    count_groups,
     line_pay_screen,
     line_pay_windows,
     scatter_pay,
@@ -35,27 +35,29 @@ from .rng import bounded, weighted_index
 # spinning
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def pay_windows(ma, s, la, sc, wins, amounts, comp_lines, comp_scatter, multiplier):
+def pay_windows(ma, s, la, sc, wins, counts, amounts, comp_lines, comp_scatter, multiplier):
     """Pay an unmodified screen: lines to ``comp_lines``, scatter group g to ``comp_scatter[g]`` (-1: unpaid).
 
-    Returns the total paid (units, after ``multiplier``).
+    Leaves every scatter group's count in ``counts``; returns the total paid
+    (units, after ``multiplier``).
     """
     total = line_pay_windows(ma, s, la, wins) * multiplier
     amounts[comp_lines] += total
+    count_groups(ma, s, sc, wins, counts, -1)
     for g in range(comp_scatter.shape[0]):
         if comp_scatter[g] >= 0:
-            pay = scatter_pay(sc, g, group_count(ma, s, sc, wins, g, -1)) * multiplier
+            pay = scatter_pay(sc, g, counts[g]) * multiplier
             amounts[comp_scatter[g]] += pay
             total += pay
     return total
 
 
 @njit(cache=True, inline="always")
-def base_spin(ma, la, sc, rng, wins, amounts, comp_lines, comp_scatter):
+def base_spin(ma, la, sc, rng, wins, counts, amounts, comp_lines, comp_scatter):
     """Pick a strip set, spin it and pay the unmodified screen; returns the strip set used."""
     s = choose_set(ma, rng)
     spin_windows(ma, s, rng, wins)
-    pay_windows(ma, s, la, sc, wins, amounts, comp_lines, comp_scatter, 1)
+    pay_windows(ma, s, la, sc, wins, counts, amounts, comp_lines, comp_scatter, 1)
     return s
 
 

@@ -8,6 +8,7 @@ number of workers or the order chunks finish in.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,32 +31,72 @@ def _bucket(edges_units, win):
     return lo - 1
 
 
-@njit(cache=True, inline="always")
-def record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, totals, squares, hist, maxwin):
-    """Add one round's amounts into the chunk statistics.
+Accumulators = namedtuple(
+    "Accumulators",
+    [
+        "amounts",  # int64[n_comp] what the current round pays, by component (units)
+        "adjust",  # float64[n_comp] Rao-Blackwell adjustments of the current round (conditional mode)
+        "events",  # int64[n_counters] events of the chunk so far
+        "is_exact",  # bool[n_comp] components paid by the unmodified base screen
+        "is_info",  # bool[n_comp] informational components (not part of the round total)
+        "edges_units",  # float64 win-distribution bucket edges (units)
+        "comp_sum",  # int64[n_comp]
+        "comp_sq",  # float64[n_comp] sums of (amount + adjustment)^2
+        "comp_adj",  # float64[n_comp] sums of adjustments
+        "totals",  # int64[6] [rounds, sum R, sum B, hits R>0, hits B>0, sum (R - B)]
+        "squares",  # float64[3] [sum R^2, sum B^2, sum (R - B)^2]
+        "extra",  # float64[2] [sum X, sum X^2] of the adjusted extra X = R - B + adjustments
+        "hist",  # int64 win-distribution bucket counts
+        "maxwin",  # int64[2] [largest R, how often]
+    ],
+)
 
-    totals (int64): [rounds, sum R, sum B, hits R>0, hits B>0, sum (R - B)];
-    squares (float64): [sum R^2, sum B^2, sum (R - B)^2]
-    (R: round total; B: what the unmodified base screen pays).
+
+@njit(cache=True, inline="always")
+def record_round(acc):
+    """Add one round's amounts into the chunk statistics and clear them for the next round.
+
+    R is the round total, B what the unmodified base screen pays.  Games may
+    add *adjustments* (``acc.adjust``): zero-mean corrections that replace a
+    realized amount by its exact conditional expectation (Rao-Blackwell), used
+    only for the estimate of the mean extra win ``X``; hit counts, extremes
+    and the win distribution always use the realized amounts.
     """
+    amounts = acc.amounts
+    adjust = acc.adjust
+    is_info = acc.is_info
+    is_exact = acc.is_exact
+    comp_sum = acc.comp_sum
+    comp_sq = acc.comp_sq
+    totals = acc.totals
+    squares = acc.squares
+    maxwin = acc.maxwin
     r = 0
     b = 0
+    x_adj = 0.0
     for k in range(amounts.shape[0]):
         a = amounts[k]
-        if a != 0:
+        d = adjust[k]
+        if a != 0 or d != 0.0:
             comp_sum[k] += a
-            comp_sq[k] += float(a) * float(a)
+            v = float(a) + d
+            comp_sq[k] += v * v
             if not is_info[k]:
                 r += a
                 if is_exact[k]:
                     b += a
             amounts[k] = 0
+        if d != 0.0:
+            acc.comp_adj[k] += d
+            if not is_info[k] and not is_exact[k]:
+                x_adj += d
+            adjust[k] = 0.0
     totals[0] += 1
     totals[1] += r
     totals[2] += b
     if r > 0:
         totals[3] += 1
-        hist[_bucket(edges_units, r)] += 1
+        acc.hist[_bucket(acc.edges_units, r)] += 1
     if b > 0:
         totals[4] += 1
     x = r - b
@@ -65,6 +106,9 @@ def record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, tot
     squares[0] += fr * fr
     squares[1] += fb * fb
     squares[2] += float(x) * float(x)
+    xa = float(x) + x_adj
+    acc.extra[0] += xa
+    acc.extra[1] += xa * xa
     if r > maxwin[0]:
         maxwin[0] = r
         maxwin[1] = 1
@@ -79,15 +123,15 @@ def record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, tot
 # factory cannot be cached on disk.  It is compiled without reference counting
 # (``_nrt=False``): reading arrays out of records otherwise costs runtime calls
 # far dearer than a round.  So nothing in a round may allocate; scratch arrays
-# live in the game's parameter record.
+# live in the game's parameter record.  (Namedtuple classes must be bound to a
+# module attribute of the same name, or the on-disk cache never matches.)
 #
 #   @njit(cache=True, _nrt=False)
-#   def run_chunk(params, rng, n_rounds, stratum, is_exact, is_info, amounts, events, edges_units,
-#                 comp_sum, comp_sq, totals, squares, counters, hist, maxwin):
+#   def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 #       for _ in range(n_rounds):
-#           play_round(params, rng, amounts, events, stratum)
-#           record_round(amounts, is_exact, is_info, edges_units, comp_sum, comp_sq, totals, squares, hist, maxwin)
-#       finish_chunk(events, counters)
+#           play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+#           record_round(acc)
+#       finish_chunk(acc.events, counters)
 
 
 @njit(cache=True, inline="always")
@@ -103,19 +147,26 @@ class ChunkResult:
 
     comp_sum: np.ndarray
     comp_sq: np.ndarray
+    comp_adj: np.ndarray
     totals: np.ndarray
     squares: np.ndarray
+    extra: np.ndarray
     counters: np.ndarray
     hist: np.ndarray
     maxwin: np.ndarray
+
+    FIELDS = ("comp_sum", "comp_sq", "comp_adj", "totals", "squares", "extra", "counters", "hist", "maxwin")
+    INTS = ("comp_sum", "totals", "counters", "hist", "maxwin")
 
     @classmethod
     def empty(cls, n_comp: int, n_counters: int) -> "ChunkResult":
         return cls(
             comp_sum=np.zeros(n_comp, dtype=np.int64),
             comp_sq=np.zeros(n_comp),
+            comp_adj=np.zeros(n_comp),
             totals=np.zeros(6, dtype=np.int64),
             squares=np.zeros(3),
+            extra=np.zeros(2),
             counters=np.zeros(n_counters, dtype=np.int64),
             hist=np.zeros(len(BUCKET_EDGES), dtype=np.int64),
             maxwin=np.zeros(2, dtype=np.int64),
@@ -127,24 +178,20 @@ class ChunkResult:
 
     def add(self, other: "ChunkResult") -> None:
         """Add ``other`` into this result (callers add chunks in chunk order)."""
-        self.comp_sum += other.comp_sum
-        self.comp_sq += other.comp_sq
-        self.totals += other.totals
-        self.squares += other.squares
-        self.counters += other.counters
-        self.hist += other.hist
+        for name in self.FIELDS:
+            if name != "maxwin":
+                getattr(self, name).__iadd__(getattr(other, name))
         if other.maxwin[0] > self.maxwin[0]:
             self.maxwin[:] = other.maxwin
         elif other.maxwin[0] == self.maxwin[0]:
             self.maxwin[1] += other.maxwin[1]
 
     def to_json(self) -> dict:
-        return {k: getattr(self, k).tolist() for k in ("comp_sum", "comp_sq", "totals", "squares", "counters", "hist", "maxwin")}
+        return {k: getattr(self, k).tolist() for k in self.FIELDS}
 
     @classmethod
     def from_json(cls, data: dict) -> "ChunkResult":
-        ints = ("comp_sum", "totals", "counters", "hist", "maxwin")
-        return cls(**{k: np.asarray(v, dtype=np.int64 if k in ints else float) for k, v in data.items()})
+        return cls(**{k: np.asarray(data[k], dtype=np.int64 if k in cls.INTS else float) for k in cls.FIELDS})
 
 
 def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1) -> ChunkResult:
@@ -155,11 +202,21 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1) -> Chun
     is_exact[list(model.exact_components)] = True
     is_info = np.zeros(n_comp, dtype=np.bool_)
     is_info[list(model.informational_components)] = True
-    cost_units = model.params.cost_units
-    edges_units = BUCKET_EDGES * cost_units
-    amounts = np.zeros(n_comp, dtype=np.int64)
-    events = np.zeros(len(model.counters), dtype=np.int64)
-    model.run_chunk(model.params, rng, int(n_rounds), int(stratum), is_exact, is_info,
-                    amounts, events, edges_units, out.comp_sum, out.comp_sq, out.totals, out.squares,
-                    out.counters, out.hist, out.maxwin)
+    acc = Accumulators(
+        amounts=np.zeros(n_comp, dtype=np.int64),
+        adjust=np.zeros(n_comp),
+        events=np.zeros(len(model.counters), dtype=np.int64),
+        is_exact=is_exact,
+        is_info=is_info,
+        edges_units=BUCKET_EDGES * model.params.cost_units,
+        comp_sum=out.comp_sum,
+        comp_sq=out.comp_sq,
+        comp_adj=out.comp_adj,
+        totals=out.totals,
+        squares=out.squares,
+        extra=out.extra,
+        hist=out.hist,
+        maxwin=out.maxwin,
+    )
+    model.run_chunk(model.params, rng, int(n_rounds), int(stratum), acc, out.counters)
     return out

@@ -32,7 +32,7 @@ from ..exact.spin import ADJACENT, ANYWHERE, update_code
 from ..model import Game
 from .rng import bounded, weighted_index
 
-PREFIX_BUDGET = 1 << 18  # window combinations held in a prefix table
+PREFIX_BUDGET = 1 << 16  # window combinations held in a prefix table (kept small enough for the CPU cache)
 VIRTUAL_STOPS_MAX = 1 << 22  # weighted strips are expanded into virtual reels up to this size
 
 ModeArrays = namedtuple(
@@ -50,8 +50,8 @@ ModeArrays = namedtuple(
         "win_cnt",  # int64[n_sets, n_reels, max_windows, n_groups] visible instances per scatter group
         "prefix_reels",  # int64[n_sets] reels covered by the prefix table
         "prefix_mult",  # int64[n_sets, n_reels] mixed-radix multipliers of the prefix index
-        "pre_paid",  # int64[n_sets, max_prefix] pay decided on the prefix reels
-        "pre_ptr",  # int64[n_sets, max_prefix + 1]
+        "pre_paid",  # int32[n_sets, max_prefix] pay decided on the prefix reels
+        "pre_ptr",  # int32[n_sets, max_prefix + 1]
         "pre_line",  # int32[n_sets, max_nnz] undecided lines after the prefix
         "pre_state",  # int32[n_sets, max_nnz] their automaton states
     ],
@@ -137,8 +137,10 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         prefixes.append((reels_in_prefix, mult, paid, ptr, line, state))
     max_prefix = max(len(p[2]) for p in prefixes)
     max_nnz = max(max(len(p[4]) for p in prefixes), 1)
-    pre_paid = np.zeros((n_sets, max_prefix), dtype=np.int64)
-    pre_ptr = np.zeros((n_sets, max_prefix + 1), dtype=np.int64)
+    if max(int(p[2].max(initial=0)) for p in prefixes) >= 2**31 or max_nnz >= 2**31:
+        raise SimulationError(f"{game.name}: prefix pays too large for the simulator's tables")
+    pre_paid = np.zeros((n_sets, max_prefix), dtype=np.int32)
+    pre_ptr = np.zeros((n_sets, max_prefix + 1), dtype=np.int32)
     pre_line = np.zeros((n_sets, max_nnz), dtype=np.int32)
     pre_state = np.zeros((n_sets, max_nnz), dtype=np.int32)
     for k, (_, _, paid, ptr, line, state) in enumerate(prefixes):
@@ -338,6 +340,28 @@ def group_count(ma, s, sc, wins, g, skip_reel):
         c = 0 if r == skip_reel else win_cnt[s, r, wins[r], g]
         code = update_code(mode, 1 << 30, code, c)
     return code // 2 if mode == ADJACENT else code
+
+
+@njit(cache=True, inline="always")
+def count_groups(ma, s, sc, wins, counts, skip_reel):
+    """Fill ``counts[g]`` with the visible instances of every scatter group, in one pass over the reels."""
+    win_cnt = ma.win_cnt
+    mode = sc.mode
+    n_groups = counts.shape[0]
+    for g in range(n_groups):
+        counts[g] = 0
+    for r in range(wins.shape[0]):
+        if r == skip_reel:
+            for g in range(n_groups):
+                if mode[g] == ADJACENT and counts[g] % 2 == 0:
+                    counts[g] += 1
+            continue
+        w = wins[r]
+        for g in range(n_groups):
+            counts[g] = update_code(mode[g], 1 << 30, counts[g], win_cnt[s, r, w, g])
+    for g in range(n_groups):
+        if mode[g] == ADJACENT:
+            counts[g] //= 2
 
 
 @njit(cache=True, inline="always")

@@ -204,14 +204,14 @@ class RtpEstimate(WinStatistics):
                 if p > 0:
                     var = math.inf
                 continue
-            mx = res.totals[5] / n
-            vx = max(res.squares[2] / n - mx * mx, 0.0)
+            mx = res.extra[0] / n  # extra win, with any Rao-Blackwell adjustments
+            vx = max(res.extra[1] / n - mx * mx, 0.0)
             extra += p * mx
             var += p * p * vx / n
             second += p * (res.squares[0] - res.squares[1]) / n / cost**2
             hit += p * (res.totals[3] - res.totals[4]) / n
             top = max(top, res.maxwin[0] / cost)
-            m = res.comp_sum / n
+            m = (res.comp_sum + res.comp_adj) / n
             comp_mean += p * m
             comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
             self.strata.append(StratumEstimate(stratum.name, p, n, mx / cost, Z95 * math.sqrt(vx / n) / cost))

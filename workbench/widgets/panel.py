@@ -13,6 +13,7 @@ import ipywidgets as W
 
 from ..errors import ReelsetError, WorkbenchError
 from ..model import Game
+from ..reelset import shipped_games
 from .session import EditSession
 from .summary import ParResult, diff_html, metrics_table_html, timed_par
 
@@ -49,6 +50,7 @@ class EditorPanel:
         self.last_diff = ""
         self.last_error = ""
         self.last_latency = 0.0  # seconds from an edit to the refreshed display
+        self._first_par = True
         self.title = W.HTML()
         self.undo_button = button("Undo", "undo", "undo", "Go back to the previous version")
         self.save_button = button("Save", "save", "save", "Validate and write the reelset file", "primary")
@@ -63,6 +65,14 @@ class EditorPanel:
         self.diff = css_class(W.HTML(), "wb-diff")
         self.toolbar = W.HBox([self.undo_button, self.save_button, self.reload_button, self.timing],
                               layout=W.Layout(align_items="center"))
+        self.reelset_box = css_class(
+            W.Combobox(value=str(self.session.path), options=shipped_games(), ensure_option=False, description="reelset",
+                       placeholder="shipped reelset name or path", layout=W.Layout(width="520px")),
+            "wb-reelset",
+        )
+        self.open_button = button("Open", "open", "folder-open", "Open this reelset (a shipped name edits the shipped file)")
+        self.open_button.on_click(lambda _: self.open(self.reelset_box.value.strip()))
+        self.opener = W.HBox([self.reelset_box, self.open_button], layout=W.Layout(align_items="center"))
 
     # -- display -----------------------------------------------------------
     @property
@@ -115,7 +125,9 @@ class EditorPanel:
                 diff = rtp - saved.value("rtp")
                 delta = f" ({100 * diff:+.4f} pp vs saved file)" if abs(diff) > 1e-15 else " (as saved)"
             self.rtp_label.value = f"<span style='font-size:120%'>RTP <b class='wb-rtp-value'>{100 * rtp:.4f} %</b>{delta}</span>"
-            self.timing.value = f"<span class='wb-compute-ms'>PAR {1000 * self.current_par.seconds:.0f} ms</span>"
+            first = " (first run: includes loading or compiling the exact engine)" if self._first_par else ""
+            self._first_par = False
+            self.timing.value = f"<span class='wb-compute-ms'>PAR {1000 * self.current_par.seconds:.0f} ms</span>{first}"
         else:
             self.rtp_label.value = "RTP –"
 
@@ -136,8 +148,11 @@ class EditorPanel:
         self.session.apply(game)
         self.refresh()
         self.last_latency = time.perf_counter() - start
-        self.show_info(f"{what}. {self._state()}")
-        self.timing.value += f" · edit → display {1000 * self.last_latency:.0f} ms"
+        if self.current_par is None:
+            self.show_error(f"{what}. {self._state()}\n{self.last_error}")
+        else:
+            self.show_info(f"{what}. {self._state()}")
+            self.timing.value += f" · edit → display {1000 * self.last_latency:.0f} ms"
         return True
 
     def _state(self) -> str:
@@ -173,6 +188,29 @@ class EditorPanel:
         self._saved_par.clear()
         self.refresh()
         self.show_info(f"Reloaded {self.session.path}.")
+
+    def open(self, reelset: str | os.PathLike | Game) -> bool:
+        """Edit another reelset (refused while there are unsaved changes); True if opened."""
+        if self.session.dirty:
+            self.show_error(f"Not opened: {self.session.path} has unsaved changes. Save them, or Reload to drop them, first.")
+            return False
+        try:
+            session = EditSession(reelset)
+        except (WorkbenchError, ValueError) as exc:
+            self.show_error(f"Not opened:\n{exc}")
+            return False
+        self.session = session
+        self._saved_par.clear()
+        self.last_diff = ""
+        self.diff.value = ""
+        self.rebuild()
+        self.refresh()
+        self.reelset_box.value = str(session.path)
+        self.show_info(f"Opened {session.path}.")
+        return True
+
+    def rebuild(self) -> None:
+        """Rebuild the controls that depend on the game's structure (subclasses)."""
 
     def refresh(self) -> None:
         """Show the current version (subclasses extend this)."""

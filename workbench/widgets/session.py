@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import ReelsetError
 from ..model import Game
 from ..reelset import Saved, load_game, save_game
 
@@ -93,7 +92,7 @@ class EditSession:
     def save(self) -> Saved:
         """Validate and atomically write the current version (see :func:`workbench.save_game`).
 
-        Raises :class:`ReelsetError` if the file changed on disk since it was
+        Raises :class:`~workbench.errors.ReelsetError` if the file changed on disk since it was
         loaded, or if the text to write does not validate.  The undo history
         is kept: older versions are re-based on the saved file when undone.
         """
@@ -110,4 +109,4 @@ class EditSession:
         self.history.clear()
 
 
-__all__ = ["EditSession", "ReelsetError", "rebase"]
+__all__ = ["EditSession", "rebase"]

@@ -9,12 +9,12 @@ the simulation itself.
 from __future__ import annotations
 
 import html
+import io
 import math
 import os
 import time
 
 import ipywidgets as W
-from IPython.display import display
 from matplotlib.figure import Figure
 
 from ..errors import WorkbenchError
@@ -22,7 +22,7 @@ from ..model import Game
 from ..reelset import load_game
 from ..stats import z_value
 from .panel import button, css_class
-from .summary import exactness
+from .summary import exactness, header_row
 
 
 def convergence_figure(result, reference=None) -> Figure:
@@ -80,7 +80,7 @@ class SimulationPanel:
         self.status = css_class(W.HTML(), "wb-status")
         self.results = css_class(W.HTML(), "wb-sim-results")
         self.log = W.Output()  # the simulator's own text progress bar goes here while it runs
-        self.plot = css_class(W.Output(), "wb-sim-plot")
+        self.plot = css_class(W.Image(format="png", layout=W.Layout(max_width="900px", display="none")), "wb-sim-plot")
         self.widget = W.VBox([
             W.HBox([self.game_box, self.spins, self.seed], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.workers, self.points, self.run_button], layout=W.Layout(align_items="center", flex_flow="row wrap")),
@@ -138,14 +138,16 @@ class SimulationPanel:
         exact = ""
         if self.exact is not None:
             z = (result.rtp - self.exact.rtp) / (result.rtp_ci95 / z_value(0.95)) if result.rtp_ci95 else 0.0
-            exact = f"<br>exact RTP <span class='wb-exact-rtp'>{100 * self.exact.rtp:.4f} %</span> (simulation off by {z:+.2f} standard errors)"
+            exact = (f"<br>exact RTP <span class='wb-exact-rtp'>{100 * self.exact.rtp:.4f} %</span> "
+                     f"(simulation off by {z:+.2f} standard errors)")
         self.results.value = (
             f"RTP <b class='wb-sim-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> (95 %){exact}<br>"
             f"hit frequency {100 * result.hit_frequency:.4f} % · volatility index 90 % {result.volatility_index(0.90):.3f} "
             f"· max win {result.max_win:,.2f} x total bet"
-            f"<table style='border-collapse:collapse'><tr><th style='padding:1px 10px'>component</th><th style='padding:1px 10px'>RTP</th><th style='padding:1px 10px'>95 % CI</th></tr>{rows}</table>"
+            f"<table style='border-collapse:collapse'>{header_row('component', 'RTP', '95 % CI')}{rows}</table>"
         )
         self.figure = convergence_figure(result, self.exact)
-        self.plot.clear_output(wait=True)
-        with self.plot:
-            display(self.figure)
+        png = io.BytesIO()
+        self.figure.savefig(png, format="png", dpi=100)
+        self.plot.value = png.getvalue()
+        self.plot.layout.display = ""

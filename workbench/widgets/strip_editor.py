@@ -71,6 +71,7 @@ class ReelEditor:
         self._updating = True
         try:
             self.text.value = strip.to_text() if invalid is None else invalid
+            self.text.rows = min(8, max(2, len(self.text.value) // 110 + 1))  # the whole strip in view
         finally:
             self._updating = False
         kind = f"total weight {strip.total_weight}" if strip.weights is not None else "unweighted"
@@ -119,6 +120,7 @@ class StripEditor(EditorPanel):
             raise ValueError(f"{game.name}: no strip set {strip_set!r} (strip sets: {', '.join(names)})")
         self.invalid_text: dict[int, str] = {}  # reel -> text that did not validate (not applied)
         self._showing_weight = False
+        self._rebuilding = False
         self.strip_set_picker = css_class(W.Dropdown(options=names, value=strip_set or names[0], description="strip set"), "wb-strip-set")
         self.strip_set_weight = css_class(
             W.BoundedIntText(min=0, max=10**9, description="choice weight", continuous_update=False,
@@ -126,19 +128,22 @@ class StripEditor(EditorPanel):
             "wb-strip-set-weight",
         )
         self.strip_set_info = W.HTML()
-        self.reel_editors = [ReelEditor(r, self.set_strip_text) for r in range(1, game.reels + 1)]
+        self.reel_editors: list[ReelEditor] = []
+        self.reels_box = W.VBox(layout=W.Layout(width="100%"))
         self.tools = StopTools(game.reels, game.symbols)
         self.counts = css_class(W.HTML(), "wb-counts-panel")
         self.strip_set_picker.observe(lambda _: self._strip_set_changed(), names="value")
         self.strip_set_weight.observe(self._strip_set_weight_changed, names="value")
-        self.tools.insert_button.on_click(lambda _: self.insert_stop(self.tools.reel.value, self.tools.stop.value, self.tools.symbol.value, self.tools.weight.value))
-        self.tools.delete_button.on_click(lambda _: self.delete_stop(self.tools.reel.value, self.tools.stop.value))
-        self.tools.move_button.on_click(lambda _: self.move_stop(self.tools.reel.value, self.tools.stop.value, self.tools.target.value))
-        self.tools.weight_button.on_click(lambda _: self.set_stop_weight(self.tools.reel.value, self.tools.stop.value, self.tools.weight.value))
+        tools = self.tools
+        tools.insert_button.on_click(lambda _: self.insert_stop(tools.reel.value, tools.stop.value, tools.symbol.value, tools.weight.value))
+        tools.delete_button.on_click(lambda _: self.delete_stop(tools.reel.value, tools.stop.value))
+        tools.move_button.on_click(lambda _: self.move_stop(tools.reel.value, tools.stop.value, tools.target.value))
+        tools.weight_button.on_click(lambda _: self.set_stop_weight(tools.reel.value, tools.stop.value, tools.weight.value))
         for control in (self.tools.reel, self.tools.stop):
             control.observe(lambda _: self._show_selected(), names="value")
         self._widget = W.VBox([
             self.title,
+            self.opener,
             W.HBox([self.strip_set_picker, self.strip_set_weight, self.strip_set_info], layout=W.Layout(align_items="center")),
             self.toolbar,
             self.status,
@@ -146,14 +151,35 @@ class StripEditor(EditorPanel):
             self.summary,
             W.HTML("<b>Stop tools</b> (stops are numbered from 1 in strip order)"),
             self.tools.widget,
-            W.HTML("<b>Strips</b> — file notation, <code>SYMBOL:weight</code> on weighted strips; a change is applied when the box loses focus"),
-            *[editor.widget for editor in self.reel_editors],
+            W.HTML("<b>Strips</b> — file notation, <code>SYMBOL:weight</code> on weighted strips; "
+                   "a change is applied when the box loses focus"),
+            self.reels_box,
             W.HTML("<b>Symbol counts</b> (stops, or weights on weighted strips; change vs saved file in brackets)"),
             self.counts,
             self.diff,
         ])
+        self.rebuild(strip_set)
         self.refresh()
         self.show_info(f"Loaded {self.session.path}.")
+
+    def rebuild(self, strip_set: str | None = None) -> None:
+        """Controls for the game's strip sets, reels and symbols (after opening another reelset)."""
+        game = self.session.game
+        self.invalid_text.clear()
+        self._rebuilding = True
+        try:
+            names = list(game.strip_sets)
+            keep = strip_set or (self.strip_set_picker.value if self.strip_set_picker.value in names else names[0])
+            self.strip_set_picker.options = names
+            self.strip_set_picker.value = keep
+            self.tools.reel.options = list(range(1, game.reels + 1))
+            self.tools.reel.value = 1
+            self.tools.symbol.options = list(game.symbols)
+        finally:
+            self._rebuilding = False
+        if len(self.reel_editors) != game.reels:
+            self.reel_editors = [ReelEditor(r, self.set_strip_text) for r in range(1, game.reels + 1)]
+            self.reels_box.children = [editor.widget for editor in self.reel_editors]
 
     @property
     def widget(self) -> W.Widget:
@@ -194,15 +220,20 @@ class StripEditor(EditorPanel):
         self._show_selected()
 
     def _show_selected(self) -> None:
+        if self._rebuilding:
+            return
         reel, stop = self.tools.reel.value, self.tools.stop.value
         strip = self.strip(reel)
         if 1 <= stop <= len(strip):
             weight = strip.stop_weights[stop - 1]
-            self.tools.selected.value = f"reel {reel} stop {stop} of {len(strip)}: <b>{html.escape(strip.symbols[stop - 1])}</b> (weight {weight})"
+            symbol = html.escape(strip.symbols[stop - 1])
+            self.tools.selected.value = f"reel {reel} stop {stop} of {len(strip)}: <b>{symbol}</b> (weight {weight})"
         else:
             self.tools.selected.value = f"reel {reel} has stops 1..{len(strip)}"
 
     def _strip_set_changed(self) -> None:
+        if self._rebuilding:
+            return
         self.invalid_text.clear()
         self.refresh()
         self.show_info(f"Editing strip set {self.strip_set}.")

@@ -23,6 +23,11 @@ NUMBER = "number"  # x total bet
 ONE_IN = "one_in"  # "1 in N" spins
 
 
+def header_row(*names: str) -> str:
+    """An HTML table header row."""
+    return "<tr>" + "".join(f"<th style='padding:1px 10px'>{html.escape(n)}</th>" for n in names) + "</tr>"
+
+
 @dataclass(frozen=True)
 class Metric:
     """One summary number: ``key`` (stable id), ``label``, ``value`` and how to show it (``kind``)."""
@@ -142,7 +147,7 @@ def metrics_table_html(current: ParResult | None, saved: ParResult | None, title
             f'<td class="wb-delta" style="text-align:right;padding:1px 10px{style}">{delta}</td></tr>'
         )
     caption = f"<caption style='text-align:left;font-weight:bold'>{html.escape(title)}</caption>" if title else ""
-    head = "<tr><th style='text-align:left'>metric</th><th style='padding:1px 10px'>saved file</th><th style='padding:1px 10px'>current</th><th style='padding:1px 10px'>delta</th></tr>"
+    head = header_row("metric", "saved file", "current", "delta")
     return f"<table class='wb-summary' style='border-collapse:collapse'>{caption}{head}{''.join(rows)}</table>"
 
 

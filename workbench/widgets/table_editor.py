@@ -24,7 +24,7 @@ import ipywidgets as W
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
 from .panel import EditorPanel, button, css_class
-from .summary import exactness, format_value
+from .summary import exactness, format_value, header_row
 
 
 def _is_number(value) -> bool:
@@ -148,9 +148,8 @@ class TableWeightsEditor(EditorPanel):
 
     def __init__(self, reelset: str | os.PathLike | Game, *, precision: float = 0.002, max_seconds: float = 20.0, seed: int = 1):
         super().__init__(reelset)
-        game = self.session.game
-        self.tables = {name: TableEditor(table, self.set_weights) for name, table in game.tables.items()}
-        self.exact_total, self.exact_reason = exactness(game)
+        self.tables: dict[str, TableEditor] = {}
+        self.exact_total, self.exact_reason = False, ""
         self.estimate_result = None
         self._estimated_game: Game | None = None
         self.precision = css_class(W.BoundedFloatText(value=100 * precision, min=0.0001, max=100, step=0.01,
@@ -162,22 +161,33 @@ class TableWeightsEditor(EditorPanel):
         self.estimate_button = button("Estimate RTP", "estimate", "calculator", "Exact base game + conditional simulation of the features")
         self.estimate_button.on_click(lambda _: self.estimate())
         self.feature = css_class(W.HTML(), "wb-feature-rtp")
-        estimate_row = W.HBox([self.precision, self.max_seconds, self.seed, self.estimate_button], layout=W.Layout(align_items="center"))
-        tables = [editor.widget for editor in self.tables.values()] or [W.HTML(f"<i>{html.escape(no_tables_hint())}</i>")]
+        self.estimate_row = W.HBox([self.precision, self.max_seconds, self.seed, self.estimate_button], layout=W.Layout(align_items="center"))
+        self.tables_box = W.VBox()
         self._widget = W.VBox([
-            self.title, self.toolbar, self.status,
-            *tables,
+            self.title, self.opener, self.toolbar, self.status,
+            self.tables_box,
             W.HTML("<h4 style='margin:8px 0 2px'>RTP (x total bet)</h4>"),
-            self.rtp_label, self.feature,
-            estimate_row if not self.exact_total else W.HTML(),
+            self.rtp_label, self.feature, self.estimate_row,
             self.summary, self.diff,
         ])
+        self.rebuild()
         self.refresh()
         self.show_info(f"Loaded {self.session.path}.")
 
     @property
     def widget(self) -> W.Widget:
         return self._widget
+
+    def rebuild(self) -> None:
+        """One :class:`TableEditor` per weighted table; whether the total RTP is exact."""
+        game = self.session.game
+        self.tables = {name: TableEditor(table, self.set_weights) for name, table in game.tables.items()}
+        self.tables_box.children = [editor.widget for editor in self.tables.values()] or [
+            css_class(W.HTML(f"<i>{html.escape(no_tables_hint())}</i>"), "wb-no-tables")]
+        self.exact_total, self.exact_reason = exactness(game)
+        self.estimate_result = None
+        self._estimated_game = None
+        self.estimate_row.layout.display = "none" if self.exact_total else ""
 
     # -- display -----------------------------------------------------------------
     def refresh(self) -> None:
@@ -208,7 +218,7 @@ class TableWeightsEditor(EditorPanel):
             feature = result.rtp - (base or 0.0)
             text += (f"<br>Total RTP (estimate) = <b class='wb-total-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> "
                      f"(95 %), features {100 * feature:.4f} %, {result.elapsed:.1f} s{stale}"
-                     f"<table style='border-collapse:collapse'><tr><th style='padding:1px 10px'>component</th><th style='padding:1px 10px'>RTP</th><th style='padding:1px 10px'>95 % CI</th><th style='padding:1px 10px'>source</th></tr>{rows}</table>")
+                     f"<table style='border-collapse:collapse'>{header_row('component', 'RTP', '95 % CI', 'source')}{rows}</table>")
         self.feature.value = text
 
     # -- edits -------------------------------------------------------------------
@@ -221,12 +231,23 @@ class TableWeightsEditor(EditorPanel):
         changed = [f"entry {i + 1}: {a} → {b}" for i, (a, b) in enumerate(zip(old, weights)) if a != b]
         ok = self.commit(lambda: self.session.game.with_table_weights(table, weights), f"Table {table}: " + ", ".join(changed))
         if not ok:
-            self.status.value += "<div>The table keeps its last valid weights (Undo or Reload restores the boxes).</div>"
+            self.status.value += "<div>The table keeps its last valid weights (Undo puts them back in the boxes).</div>"
         return ok
 
+    def rejected(self) -> list[str]:
+        """Tables whose weight boxes show values that were rejected (not the current weights)."""
+        game = self.session.game
+        return [name for name, editor in self.tables.items()
+                if tuple(box.value for box in editor.weights) != tuple(game.tables[name].weights)]
+
     def undo(self) -> None:
+        """Put back rejected values left in the weight boxes, or else go back to the previous version."""
+        rejected = self.rejected()
+        if rejected:
+            self.refresh()
+            self.show_info(f"Discarded the rejected weights of table(s) {', '.join(rejected)}. {self._state()}")
+            return
         super().undo()
-        self.refresh()  # also restores weight boxes left showing a rejected value
 
     def estimate(self) -> None:
         """Estimate the total RTP by exact base game + conditional simulation (see :func:`workbench.simulate.estimate_rtp`)."""
