@@ -600,7 +600,8 @@ class _Builder:
                 check_param(param, features[key], lambda msg, key=key: self.problem(("features", key), msg), refs)
         extra = getattr(module, "check_features", None)
         if extra is not None and not self.problems:
-            extra(features, lambda key, msg: self.problem(("features",) + tuple(key), msg), refs)
+            # check_features reports key paths from the file root, e.g. ("tables", name, "entries", i)
+            extra(features, lambda key, msg: self.problem(tuple(key), msg), refs)
 
 
 def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report) -> Strip | None:

@@ -59,7 +59,7 @@ def main() -> None:
     sheet = par(game, full_cycle=False)
     print(sheet.summary.to_string())
     precision = float(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else 0.001
-    est = estimate_rtp(game, precision=precision, seed=7)
+    est = estimate_rtp(game, precision=precision, seed=7, workers=2 if "--workers2" in sys.argv else 1)
     print(f"RTP {est.rtp:.5f} +- {est.rtp_ci95:.5f} (game {est.game_rtp:.5f}, jackpots {est.jackpot_rtp:.5f})")
     for name, e in est.components.items():
         print(f"  {name:24s} {e.value:.5f} +- {e.ci95:.5f}")

@@ -308,38 +308,60 @@ def _line_scatter_products(line_rows, H, trans, live, pay, mode, cap, group_pays
 
 
 @njit(cache=True)
+def _scatter_futures(g, H, mode, cap, group_pays, n_codes):
+    """F[i, code]: expected final pay of scatter group g with running code ``code`` before reel i."""
+    n_reels = H.shape[1]
+    C = H.shape[4]
+    F = np.zeros((n_reels + 1, n_codes))
+    for code in range(n_codes):
+        F[n_reels, code] = group_pays[g, code_count(mode[g], code)]
+    for i in range(n_reels - 1, -1, -1):
+        for code in range(n_codes):
+            acc = 0.0
+            for c in range(C):
+                q = 0.0
+                for a in range(H.shape[3]):
+                    q += H[g, i, 0, a, c]
+                if q > 0.0:
+                    acc += q * F[i + 1, update_code(mode[g], cap[g], code, c)]
+            F[i, code] = acc
+    return F
+
+
+@njit(cache=True)
 def _line_scatter_product(l, g, line_rows, H, trans, live, pay, mode, cap, group_pays, n_codes):
-    """E[X_l Y_g] in pay units squared."""
+    """E[X_l Y_g] in pay units squared.
+
+    Once the line is decided its pay is final and the entry closes with the
+    group's expected pay from there on, so only undecided lines move on.
+    """
     n_reels = line_rows.shape[1]
     K = pay.shape[0]
     S = H.shape[3]
     C = H.shape[4]
+    F = _scatter_futures(g, H, mode, cap, group_pays, n_codes)
     P = np.zeros((K, n_codes))
+    Pn = np.zeros((K, n_codes))
     P[0, 0] = 1.0
+    total = 0.0
     for i in range(n_reels):
         r = line_rows[l, i]
-        Pn = np.zeros((K, n_codes))
         for s in range(K):
             for code in range(n_codes):
                 v = P[s, code]
                 if v == 0.0:
                     continue
+                P[s, code] = 0.0
                 if not live[s]:
+                    total += v * pay[s] * F[i, code]
+                    continue
+                for a in range(S):
+                    nxt = trans[s, a]
                     for c in range(C):
-                        q = 0.0
-                        for a in range(S):
-                            q += H[g, i, r, a, c]
+                        q = H[g, i, r, a, c]
                         if q > 0.0:
-                            Pn[s, update_code(mode[g], cap[g], code, c)] += v * q
-                else:
-                    for a in range(S):
-                        nxt = trans[s, a]
-                        for c in range(C):
-                            q = H[g, i, r, a, c]
-                            if q > 0.0:
-                                Pn[nxt, update_code(mode[g], cap[g], code, c)] += v * q
-        P = Pn
-    total = 0.0
+                            Pn[nxt, update_code(mode[g], cap[g], code, c)] += v * q
+        P, Pn = Pn, P
     for s in range(K):
         for code in range(n_codes):
             if P[s, code] > 0.0:

@@ -103,7 +103,7 @@ BierHausParams = namedtuple(
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def random_wild_feature(p, rng, kind, screen):
     """Apply a beer-reels or Bigger Mugs draw to ``screen``."""
     n_reels = screen.shape[0]
@@ -127,7 +127,7 @@ def random_wild_feature(p, rng, kind, screen):
         overlay_squares(screen, p.base.rows, sizes, p.wild, rng, p.covered)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def heidis_wheel(p, rng, amounts, counters):
     """One award of Heidi's Wheel: returns (extra free spins, Hans spins, Bigger Mugs spins).
 
@@ -161,7 +161,7 @@ def heidis_wheel(p, rng, amounts, counters):
         return spins, hans, mugs
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
     """The free spins feature, started from the trigger screen held in ``p.wins`` / base set ``s``."""
     counters[K_FREE] += 1
@@ -242,7 +242,7 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
         amounts[C_GUARANTEE] += top_up
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def trigger_awards(p, ma, s, rng, amounts, counters):
     """Free spins, Persisting Wilds and Heidi's Wheel awards of the trigger now in ``p.wins``.
 

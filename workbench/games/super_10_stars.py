@@ -105,7 +105,9 @@ Super10Params = namedtuple(
 )
 
 
-@njit(cache=True, inline="always")
+# Rare feature paths are compiled as separate functions (not inlined into the round):
+# the hot base-game path stays small, which keeps it fast and the compile short.
+@njit(cache=True, _nrt=False)
 def frenzy_wheel(p, rng, colour):
     """Play the Frenzy Wheel for the chosen ``colour``: returns the total multiplier (x total bet)."""
     total = 0.0
@@ -116,7 +118,7 @@ def frenzy_wheel(p, rng, colour):
             return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def free_spins(p, ma, rng, spins, multiplier, retrigger, amounts, counters, component, comp_scatter):
     """Play ``spins`` free spins on ``ma`` with every win x ``multiplier``, paid to ``component``.
 
@@ -300,22 +302,104 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
 
 
 def check_features(features: dict, report, refs: dict) -> None:
-    """Cross-checks of the feature parameters beyond their types."""
+    """Cross-checks of the feature parameters beyond their types.
+
+    Everything the compiled round relies on is checked here, so a bad file is
+    a :class:`~workbench.errors.ReelsetError` naming the key, never a crash or
+    a silently truncated value (tables become int64/float64 arrays).
+    """
     tables = refs["table"]
+    strip_sets = refs["strip_set"]
+    scatters = refs["scatter"]
+    symbols = refs["symbol"]
+
+    def whole(v, low):
+        return isinstance(v, int) and not isinstance(v, bool) and v >= low
+
+    def number(v, low):
+        return isinstance(v, (int, float)) and not isinstance(v, bool) and low <= v < float("inf")
+
     for key, fields in (("wheel_table", ("value",)), ("frenzy_table", ("colour", "multiplier")), ("bonus_table", ("spins", "multiplier"))):
         table = tables[features[key]]
         for i, entry in enumerate(table.entries):
             for field in fields:
                 if field not in entry:
                     report(("tables", features[key], "entries", i), f"entry needs {field!r}")
+    wheel = features["wheel_table"]
+    for i, entry in enumerate(tables[wheel].entries):
+        if "value" in entry and not whole(entry["value"], 0):
+            report(("tables", wheel, "entries", i, "value"), f"value must be a whole number >= 0 (x line bet), got {entry['value']!r}")
+    bonus = features["bonus_table"]
+    for i, entry in enumerate(tables[bonus].entries):
+        if "spins" in entry and not whole(entry["spins"], 1):
+            report(("tables", bonus, "entries", i, "spins"), f"spins must be a whole number >= 1, got {entry['spins']!r}")
+        elif "spins" in entry and entry["spins"] > features["max_free_spins"]:
+            report(("tables", bonus, "entries", i, "spins"), f"{entry['spins']} spins is more than max_free_spins = {features['max_free_spins']}")
+        if "multiplier" in entry and not whole(entry["multiplier"], 1):
+            report(("tables", bonus, "entries", i, "multiplier"), f"multiplier must be a whole number >= 1, got {entry['multiplier']!r}")
     for i, entry in enumerate(tables[features["super10_table"]].entries):
         award = entry.get("award")
         if award not in ("cash", "frenzy", "free_spins"):
             report(("tables", features["super10_table"], "entries", i), f"award must be cash, frenzy or free_spins, got {award!r}")
         elif award == "cash" and "value" not in entry:
             report(("tables", features["super10_table"], "entries", i), "a cash award needs value (x total bet)")
+        elif award == "cash" and not number(entry["value"], 0):
+            report(("tables", features["super10_table"], "entries", i, "value"), f"value must be a number >= 0 (x total bet), got {entry['value']!r}")
         elif award == "free_spins" and "spins" not in entry:
             report(("tables", features["super10_table"], "entries", i), "a free_spins award needs spins")
-    for i, entry in enumerate(tables[features["frenzy_table"]].entries):
+        elif award == "free_spins" and not whole(entry["spins"], 1):
+            report(("tables", features["super10_table"], "entries", i, "spins"), f"spins must be a whole number >= 1, got {entry['spins']!r}")
+    frenzy = tables[features["frenzy_table"]]
+    for i, entry in enumerate(frenzy.entries):
         if entry.get("colour") not in ("red", "green"):
             report(("tables", features["frenzy_table"], "entries", i), "colour must be red or green")
+        elif "multiplier" in entry and not number(entry["multiplier"], 0):
+            report(("tables", features["frenzy_table"], "entries", i, "multiplier"), f"multiplier must be a number >= 0, got {entry['multiplier']!r}")
+    for colour in ("red", "green"):
+        # a choice that always matches and never adds would spin forever
+        drawn = [e for e, w in zip(frenzy.entries, frenzy.weights) if w > 0]
+        if drawn and all(e.get("colour") == colour and e.get("multiplier") == 0 for e in drawn):
+            report(("tables", features["frenzy_table"], "entries"), f"the Frenzy Wheel never ends for {colour}: every segment is {colour} with multiplier 0")
+    for name, group in scatters.items():
+        # the round books scatter pays under its fixed components: any other paying group would go unpaid
+        if any(pay > 0 for pay in group.pays.values()) and f"scatter:{name}" not in COMPONENTS:
+            report(("scatters", name, "pays"), "only the scatter groups GOLD, SILVER and BONUS can pay in this game module")
+    wild = features["wild_symbol"]
+    if symbols[wild].kind != "wild":
+        report(("features", "wild_symbol"), f"{wild} is not a wild symbol")
+    # Super 7 and Super 10 live on the reel the code expands (super7_reel)
+    reel = features["super7_reel"]
+    n_reels = len(next(iter(strip_sets.values())).reels) if strip_sets else reel
+    if reel > n_reels:
+        report(("features", "super7_reel"), f"reel {reel} does not exist (1..{n_reels})")
+    special = set(scatters[features["super7_scatter"]].symbols) | set(scatters[features["super10_scatter"]].symbols)
+    for name, strip_set in strip_sets.items():
+        for r, strip in enumerate(strip_set.reels, start=1):
+            wrong = sorted(special & set(strip.symbols)) if r != reel else []
+            if wrong:
+                report(("strip_sets", name, f"reel{r}"), f"{', '.join(wrong)} may only be on reel super7_reel = {reel}")
+    # the par sheet's trigger frequencies must be the ones the round uses
+    starts = (("wheel_scatter", features["wheel_trigger"], "features.wheel_trigger"),
+              ("bonus_scatter", features["bonus_trigger"], "features.bonus_trigger"),
+              ("super7_scatter", 1, "one Super 7"), ("super10_scatter", 1, "one Super 10"))
+    for name, trigger in refs["trigger"].items():
+        for group, need, why in starts:
+            if trigger.scatter == features[group] and trigger.min_count != need:
+                report(("triggers", name, "min_count"), f"is {trigger.min_count} but the round starts this feature on {need} ({why})")
+    # free spins are played on special reels (rules: no golden scatter, no Wheel; Super 10's also no Bonus);
+    # the free spins play neither the Super 7 nor the Super 10 feature
+    banned = {
+        "free_spins_mode": ("gold_scatter", "wheel_scatter", "super7_scatter", "super10_scatter"),
+        "super10_free_spins_mode": ("gold_scatter", "wheel_scatter", "bonus_scatter", "super7_scatter", "super10_scatter"),
+    }
+    for mode_key, groups in banned.items():
+        not_here = set()
+        for group in groups:
+            not_here |= set(scatters[features[group]].symbols)
+        for name, strip_set in strip_sets.items():
+            if strip_set.mode != features[mode_key]:
+                continue
+            for r, strip in enumerate(strip_set.reels, start=1):
+                wrong = sorted(not_here & set(strip.symbols))
+                if wrong:
+                    report(("strip_sets", name, f"reel{r}"), f"{', '.join(wrong)} may not be on the {mode_key} strips ({strip_set.mode!r})")
