@@ -147,7 +147,10 @@ def heidis_wheel(p, rng, amounts, counters):
         if kind == W_CASH:
             counters[K_CASH] += 1
             amounts[C_WHEEL_CASH] += p.wheel_value[seg]
-            excluded[seg] = True
+            # the same cash prize cannot be won again: every segment showing it is excluded
+            for i in range(excluded.shape[0]):
+                if p.wheel_kind[i] == W_CASH and p.wheel_value[i] == p.wheel_value[seg]:
+                    excluded[i] = True
             continue
         if kind == W_MUGS:
             mugs += p.wheel_value[seg]
@@ -502,8 +505,22 @@ def check_features(features: dict, report, refs: dict) -> None:
             report(("tables", wheel, "entries", i), f"award must be cash, mugs, hans, mugs_and_hans or free_spins, got {award!r}")
         elif award != "mugs_and_hans" and not isinstance(entry.get("value"), (int, float)):
             report(("tables", wheel, "entries", i), f"a {award} award needs a value")
-    if not any(e.get("award") != "cash" for e in tables[wheel].entries):
-        report(("tables", wheel), "the wheel needs at least one segment that is not a cash prize (cash spins again)")
+    if not any(e.get("award") != "cash" and w > 0 for e, w in zip(tables[wheel].entries, tables[wheel].weights)):
+        report(("tables", wheel), "the wheel needs at least one segment with weight that is not a cash prize (cash spins again)")
+    for i, entry in enumerate(tables[features["mug_count"]].entries):
+        if isinstance(entry.get("mugs"), int) and entry["mugs"] > MAX_MUGS:
+            report(("tables", features["mug_count"], "entries", i), f"at most {MAX_MUGS} mugs can fall at once")
+    # wheel-awarded Hans / Bigger Mugs spins must all fit in the free spins of the award that brings them
+    award = {int(k): v for k, v in features["free_spins_award"].items()}
+    trigger = features["trigger_count"]
+    fewest = min([v for k, v in award.items() if k >= trigger] + [max([v for k, v in award.items() if k <= trigger], default=0)])
+    for i, entry in enumerate(tables[wheel].entries):
+        award_kind = entry.get("award")
+        meter = 3 if award_kind == "mugs_and_hans" else entry.get("value") if award_kind in ("mugs", "hans") else 0
+        if isinstance(meter, (int, float)) and meter > fewest:
+            report(("tables", wheel, "entries", i),
+                   f"{award_kind} awards {meter} meter spins, more than the {fewest} free spins of the smallest trigger: "
+                   "they could not all be played")
     for i, tier in enumerate(features.get("jackpots", [])):
         for field in ("name", "must_drop", "pot_rate", "reseed_rate", "reseed_fraction"):
             if field not in tier:
