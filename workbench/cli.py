@@ -152,7 +152,8 @@ def cmd_simulate(args) -> int:
         _print_estimates(result, "Simulation" + (" (interrupted)" if result.interrupted else ""))
         print(f"  spins             {result.spins:,} of {result.requested:,}")
         print(f"  max win seen      {result.max_win_count} time(s)")
-        print(f"  cap reached       {result.cap_fraction:.3g} of rounds")
+        if result.model.cap_total_bets:
+            print(f"  cap               {result.model.cap_total_bets:,.1f} x bet, reached in {result.cap_fraction:.3g} of rounds")
         for name, f in result.features.items():
             print(f"  feature {name:20s} 1 in {f.one_in:10.1f}  average win {f.average_win:.3f} x bet")
         print(f"  speed             {result.spins_per_second:,.0f} spins/s")
@@ -172,6 +173,8 @@ def cmd_rtp(args) -> int:
         _print_estimates(result, "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else ""))
         print("  trigger states:")
         for s in result.strata:
+            if not s.probability:
+                continue  # a combination of triggers the strips cannot show
             print(f"    {s.name:28s} 1 in {1 / s.probability if s.probability else math.inf:10.1f}  "
                   f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} x bet  ({s.samples:,} rounds)")
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK

@@ -152,7 +152,7 @@ def _substitutes_text(game, symbol) -> str:
 def game_overview(game) -> pd.DataFrame:
     """What the game is: file, rules module, grid, bet model, modes, features (one row per item)."""
     bet = game.bet
-    stakes = ", ".join(f"{s:g}" for s in bet.stakes) + (f" {bet.currency}" if bet.currency else "") if bet.stakes else "-"
+    stakes = ", ".join(f"{float(s):g}" for s in bet.stakes) + (f" {bet.currency}" if bet.currency else "") if bet.stakes else "-"
     rows = [
         ("name", game.name),
         ("description", game.description or "-"),
@@ -433,7 +433,7 @@ def stake_table(stake_results: dict) -> pd.DataFrame:
     """RTP at each stake level (currency) with 95 % half-width, jackpot RTP and max win."""
     rows = []
     for stake, e in stake_results.items():
-        rows.append({"stake": f"{stake:g}", "RTP": fmt_pct(e.rtp), "± (95 %)": fmt_ci(e.rtp_ci95),
+        rows.append({"stake": f"{float(stake):g}", "RTP": fmt_pct(e.rtp), "± (95 %)": fmt_ci(e.rtp_ci95),
                      "game RTP": fmt_pct(e.game_rtp), "jackpot RTP": fmt_pct(e.jackpot_rtp),
                      "max win cap": fmt_x(e.model.cap_total_bets) if e.model.cap_total_bets else "-"})
     return _frame(rows, "stake")
@@ -582,7 +582,7 @@ def provenance(game, *, seed: int, spins: int, precision: float, stakes=None) ->
 def provenance_table(prov: dict) -> pd.DataFrame:
     labels = {"game_sha256": "game file SHA-256", "workbench_version": "workbench version", "game_file": "game file"}
     rows = [(labels.get(k, k.replace("_", " ")),
-             (", ".join(f"{s:g}" for s in v) or "none") if isinstance(v, list) else str(v)) for k, v in prov.items()]
+             (", ".join(f"{float(s):g}" for s in v) or "none") if isinstance(v, list) else str(v)) for k, v in prov.items()]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
 
 

@@ -11,9 +11,12 @@ Jackpot wins are outside the game's max-win cap.
 Because the jackpot process depends only on the stream of stakes (never on
 game outcomes) it is simulated on its own, event by event, with its own
 random stream: identical whatever the number of workers.  Its long-run return
-is also known exactly: every currency unit fed to a pot or (in steady state,
-when the reseed feed matches what restarts consume) to a reseed pot is paid
-out, so the jackpot RTP is the sum of the feed rates.
+is also known exactly: a drop pays what the pot was fed since its restart
+plus the restart value, itself ``reseed_fraction`` of the previous drop, so in
+the long run drops pay ``pot_rate / (1 - reseed_fraction)`` of every stake.
+The reseed pot's feed only funds the restarts; when it matches what they
+consume (as in the Mega Drop split of 0.1 / 0.3 % at 25 %) the jackpot RTP is
+also the sum of both feed rates.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from .model import JackpotTier
 
 
 def analytic_rtp(tiers: tuple) -> float:
-    """Long-run jackpot return per unit staked (fraction of the total bet)."""
-    return float(sum(t.pot_rate + t.reseed_rate for t in tiers))
+    """Long-run jackpot return per unit staked (fraction of the total bet): sum of pot_rate / (1 - reseed_fraction)."""
+    return float(sum(t.pot_rate / (1 - t.reseed_fraction) for t in tiers))
 
 
 def reseed_balance(tier: JackpotTier) -> float:

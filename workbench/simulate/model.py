@@ -1,11 +1,14 @@
 """What a game module hands to the simulator: a :class:`RoundModel`.
 
-A round model bundles the compiled game (a namedtuple of arrays), a compiled
-``play_round`` function and the bookkeeping the engine needs to report it:
+A round model bundles the compiled game (a namedtuple of arrays), the game
+module's compiled chunk loop ``run_chunk(params, rng, n_rounds, stratum, acc,
+counters)`` (see :mod:`workbench.simulate.chunks`) and the bookkeeping the
+engine needs to report it.  The loop calls the module's
 
-``play_round(params, rng, amounts, counters, stratum)`` plays one complete
-round (the paid spin and everything it triggers) and adds what it pays to
-``amounts`` (pay units, one slot per component) and the events it sees to
+``play_round(params, rng, amounts, adjust, counters, stratum)``, which plays
+one complete round (the paid spin and everything it triggers) and adds what
+it pays to ``amounts`` (pay units, one slot per component), optional
+Rao-Blackwell corrections to ``adjust`` and the events it sees to
 ``counters``.  ``stratum`` is -1 for natural play; ``s >= 0`` asks the round to
 *start* in stratum ``s`` (a trigger state or forced random feature) for the
 exact + conditional method.
@@ -77,7 +80,7 @@ class RoundModel:
     components: tuple
     counters: tuple
     params: Any
-    run_chunk: Any  # compiled chunk loop: chunks.make_chunk_runner(play_round)
+    run_chunk: Any  # the game module's compiled chunk loop
     strata: tuple = ()
     features: tuple = ()
     options: tuple = ()
