@@ -18,36 +18,42 @@ from .model import Game
 
 
 def spread_strip(counts: dict, heights: dict | None = None, seed: int = 0) -> list:
-    """A strip with ``counts[symbol]`` instances of each symbol, evenly spread.
+    """A strip with ``counts[key]`` blocks of each symbol, evenly spread.
 
-    Each instance gets an ideal position ``(k + offset) / count`` around the
-    strip; instances are placed in order of ideal position (ties broken by a
-    seeded shuffle), tall symbols (``heights``) as consecutive stops.
+    A key is a symbol name (one instance: ``heights[symbol]`` stops for a tall
+    symbol) or ``"SYMBOL*k"`` (a stack of k instances on consecutive stops).
+    Each block gets an ideal position ``(k + offset) / count`` around the
+    strip and blocks are laid out in that order (ties broken by a seeded
+    shuffle); then neighbouring blocks of the same symbol are separated where a
+    swap allows it, so stacks are only ever made on purpose.
     """
     heights = heights or {}
     rng = random.Random(seed)
     items = []
-    for symbol, count in counts.items():
+    for key, count in counts.items():
         if count <= 0:
             continue
+        symbol, _, stack = key.partition("*")
+        length = heights.get(symbol, 1) * (int(stack) if stack else 1)
         offset = rng.random()
         for k in range(count):
-            items.append(((k + offset) / count, rng.random(), symbol))
+            items.append(((k + offset) / count, rng.random(), symbol, length))
     items.sort()
-    strip: list = []
-    for _, _, symbol in items:
-        strip.extend([symbol] * heights.get(symbol, 1))
-    # avoid identical neighbours where a swap fixes it (stacking is a choice, not an accident)
-    n = len(strip)
+    blocks = [(symbol, length) for _, _, symbol, length in items]
+    n = len(blocks)
     for i in range(n):
-        a, b = strip[i], strip[(i + 1) % n]
-        if a == b and heights.get(a, 1) == 1:
-            for j in range(n):
-                c = strip[j]
-                if heights.get(c, 1) == 1 and c != a and strip[(j - 1) % n] != a and strip[(j + 1) % n] != a \
-                        and strip[i - 1] != c and strip[(i + 2) % n] != c:
-                    strip[(i + 1) % n], strip[j] = c, a
-                    break
+        a, b = blocks[i], blocks[(i + 1) % n]
+        if a[0] != b[0]:
+            continue
+        for j in range(n):
+            c = blocks[j]
+            if c[0] != a[0] and blocks[j - 1][0] != a[0] and blocks[(j + 1) % n][0] != a[0] \
+                    and blocks[i][0] != c[0] and blocks[(i + 2) % n][0] != c[0]:
+                blocks[(i + 1) % n], blocks[j] = c, b
+                break
+    strip: list = []
+    for symbol, length in blocks:
+        strip.extend([symbol] * length)
     return strip
 
 

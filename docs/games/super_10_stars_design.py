@@ -25,7 +25,8 @@ BASE = {
     "WILD": [2, 2, 1, 2, 2],
     **{s: [n, n, n, n, n] for s, n in LOWS.items()},
     "GOLD": [1, 1, 1, 1, 1],
-    "SILVER": [3, 3, 3, 3, 3],
+    "SILVER*2": [1, 1, 1, 1, 1],  # a stacked pair: 6 to 9 silver stars can show
+    "SILVER": [1, 1, 1, 1, 1],
     "WHEEL": [4, 0, 4, 0, 4],
     "SUPER10": [0, 0, 1, 0, 0],
 }
@@ -36,7 +37,8 @@ BASE_BONUS = {
     "WILD": [2, 2, 1, 2, 2],
     **{s: [n, n, n, n, n] for s, n in LOWS.items()},
     "GOLD": [1, 1, 1, 1, 1],
-    "SILVER": [3, 3, 3, 3, 3],
+    "SILVER*2": [1, 1, 1, 1, 1],  # a stacked pair: 6 to 9 silver stars can show
+    "SILVER": [1, 1, 1, 1, 1],
     "WHEEL": [2, 0, 2, 0, 2],
     "BONUS": [0, 6, 6, 6, 0],
     "SUPER7": [0, 0, 1, 0, 0],
@@ -45,7 +47,8 @@ BASE_BONUS = {
 FREE = {
     "WILD": [4, 4, 4, 4, 4],
     **{s: [n, n, n, n, n] for s, n in LOWS.items()},
-    "SILVER": [3, 3, 3, 3, 3],
+    "SILVER*2": [1, 1, 1, 1, 1],  # a stacked pair: 6 to 9 silver stars can show
+    "SILVER": [1, 1, 1, 1, 1],
     "BONUS": [0, 2, 2, 2, 0],
 }
 SUPER10_FREE = {k: v for k, v in FREE.items() if k != "BONUS"}
