@@ -336,7 +336,8 @@ def test_hans_wilds_never_land_on_persisting_wilds():
     expected = n * 10 / free.sum()  # uniform over the 27 allowed positions
     assert np.all(np.abs(hits[free] - expected) <= Z * math.sqrt(expected))
     # more wilds than free positions: every free position, and nothing else
-    persist[:, :5] = True
+    persist[:] = False
+    persist[:, :5] = True  # only the bottom row of each reel is free
     screen = np.full((6, 6), 7, dtype=np.int32)
     assert place_random_wilds(screen, rows, 10, persist, np.int32(0), rng, placed) == 6
     assert placed[:, 5].all() and not (placed & persist).any()
@@ -436,7 +437,7 @@ def test_exact_heidi_counts_agree_with_the_reference_evaluator():
 def test_base_triggers_are_read_from_the_landed_heidis_under_beer_and_mugs(feature, table, rows):
     # every base spin lands 5 Heidis, then the whole screen turns wild: the trigger still counts
     game = variant(FIVE, free=DEAD, award={5: 1}, tables={
-        "base_random_feature": [{"feature": feature, "weight": 1}], table: rows,
+        "base_random_feature": [{"feature": feature, "weight": 1}], table: rows, "free_spins_random_feature": NO_RANDOM,
         "mug_count": [{"mugs": 1, "weight": 1}], "heidi_wheel": PLAIN_WHEEL})
     n = 2_000
     res = simulate(game, n, seed=10, stake=LOW_STAKE)
@@ -700,8 +701,9 @@ def test_bonus_guarantee_tops_up_the_free_spin_wins(guarantee, top_up):
 
 def test_shipped_guarantee_is_50_x_bet_multiplier_of_free_spin_wins(shipped):
     assert shipped.features["bonus_guarantee"] == 50
-    game = variant(FIVE, free=DEAD, tables={"base_random_feature": NO_RANDOM})
+    game = variant(FIVE, free=DEAD, tables={"base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM})
     res = simulate(game, 1_000, seed=25, stake=LOW_STAKE)
+    assert totals(res)["free_spins"] == 0
     assert totals(res)["guarantee"] == 1_000 * bet_multipliers(game, 50) and res.counters["guarantee"] == 1_000
 
 
