@@ -815,6 +815,17 @@ def test_rounds_are_played_to_completion_and_replayable(shipped):
         ("max_win = 250000", 'max_win = "lots"', "features.max_win", "number"),
         ('{ name = "Epic", must_drop = 15000,', '{ name = "Epic",', "features.jackpots[0]", "needs 'must_drop'"),
         ("trigger_count = 5", "trigger_cont = 5", "features.trigger_cont", "unknown key"),
+        ("bonus_guarantee = 50", "bonus_guarantee = 50.5", "features.bonus_guarantee", "integer"),
+        ('{ award = "cash", value = 200, weight = 60 }', '{ award = "cash", value = 200.5, weight = 60 }',
+         "tables.heidi_wheel.entries[4]", "whole number >= 1 (x bet multiplier)"),
+        ("reference_stake = 45.0", "reference_stake = 0.0", "features.reference_stake", "above 0"),
+        ("trigger_count = 5", "trigger_count = 4", "features.free_spins_award", "would award no free spins"),
+        ("trigger_count = 5", "trigger_count = 6", "features.free_spins_award", "can never be awarded: [5]"),
+        ("{ 5 = 5, 6 = 10,", "{ 5 = 5, 6 = 10.5,", "features.free_spins_award", "whole number"),
+        ("must_drop = 15000,", "must_drop = -1,", "features.jackpots[0].must_drop", "above 0"),
+        ("pot_rate = 0.003,", "pot_rate = 1.5,", "features.jackpots[0].pot_rate", "[0, 1)"),
+        ("reseed_fraction = 0.25 },", "reseed_fraction = 1.0 },", "features.jackpots[0].reseed_fraction", "[0, 1)"),
+        ('{ name = "Epic",', '{ name = "Epic", colour = "gold",', "features.jackpots[0]", "unknown field 'colour'"),
     ],
 )
 def test_bad_feature_parameters_name_the_key(tmp_path, old, new, key, words):
@@ -834,3 +845,18 @@ def test_a_wheel_that_never_stops_is_rejected():
     with pytest.raises(ReelsetError) as err:
         variant(tables={"heidi_wheel": rows})
     assert any(p.key == "tables.heidi_wheel" and "not a cash prize" in p.message for p in err.value.problems)
+
+
+def test_a_game_without_jackpots_loads_and_has_no_jackpot_return():
+    text = SHIPPED.read_text(encoding="utf-8")
+    start = text.index("jackpots = [")
+    end = text.index("]", text.index("Minor", start)) + 1
+    game = loads_game(text[:start] + text[end:], "no jackpots")
+    assert "jackpots" not in game.features and bier_haus.jackpot_tiers(game) == ()
+
+
+@pytest.mark.parametrize("stake, simulated", [(0.25, False), (45.0, True)])
+def test_plain_base_spins_become_a_stratum_only_where_the_cap_could_bite(shipped, stake, simulated):
+    # bound: every line at its top pay plus the top scatter pay passes 250,000 at a 45 stake, not at 0.25
+    names = [s.name for s in bier_haus.round_model(shipped, stake).strata]
+    assert ("no_trigger+none" in names) == simulated

@@ -37,6 +37,7 @@ from numba import njit
 from ..errors import SimulationError
 from ..exact import line_automaton, pay_scale
 from ..exact.lines import expected_line_pays_with_wilds
+from ..exact.spin import max_future_gain
 from ..model import Game
 from ..simulate.blocks import (
     apply_cap,
@@ -73,10 +74,11 @@ FEATURES = {
     "mug_size": Param("table", "size of each mug in rows and reels: size"),
     "hans_wilds": Param("table", "how many Hans Wilds a Hans Spin adds: wilds (at most 10)"),
     "heidi_wheel": Param("table", "wheel segments: award = cash (value x bet multiplier) | mugs | hans | mugs_and_hans | free_spins (value)"),
-    "bonus_guarantee": Param("number", "minimum feature win from winning combinations, x bet multiplier", min=0),
+    "bonus_guarantee": Param("int", "minimum feature win from winning combinations, x bet multiplier", min=0),
     "max_win": Param("number", "max win of any single game, in currency", min=0),
     "reference_stake": Param("number", "total bet (currency) the RTP is quoted for", min=0),
-    "jackpots": Param("records", "Mega Drop tiers: name, must_drop (currency), pot_rate, reseed_rate, reseed_fraction"),
+    "jackpots": Param("records", "Mega Drop tiers: name, must_drop (currency), pot_rate, reseed_rate, reseed_fraction",
+                      required=False),
 }
 
 COMPONENTS = ("lines", "beer_reels", "bigger_mugs", "free_spins", "guarantee", "wheel_cash", "cap")
@@ -351,6 +353,23 @@ def jackpot_tiers(game: Game) -> tuple:
     )
 
 
+def base_screen_can_reach(game: Game, cap_units: int) -> bool:
+    """Whether a plain base screen could pay ``cap_units`` or more (bound: every line at its top pay + top scatter pays).
+
+    When it cannot, base spins without trigger or random feature pay exactly their
+    screen and are left to the exact engine; otherwise the cap makes them a
+    simulated stratum too.
+    """
+    if cap_units <= 0:
+        return False
+    automaton = line_automaton(game)
+    scale = pay_scale(game)
+    top_line = int(max_future_gain(automaton)[0])
+    top_scatter = sum(max((scale.units(game.bet.credits(p, g.unit)) for p in g.pays.values()), default=0)
+                      for g in game.scatters.values())
+    return len(game.paylines) * top_line + top_scatter >= cap_units
+
+
 def reference_stake(game: Game) -> float:
     return float(game.features["reference_stake"])
 
@@ -395,17 +414,17 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     p_feature = {kinds[e["feature"]]: Fraction(0) for e in base_table.entries}
     for e, w in zip(base_table.entries, base_table.weights):
         p_feature[kinds[e["feature"]]] += Fraction(w) / total
-    strata, codes, feats = [], [], []
-    for code, (state, p_state) in enumerate([("trigger", p_trigger), ("no_trigger", p_none)]):
-        for kind, label in ((F_NONE, "none"), (F_BEER, "beer_reels"), (F_MUGS, "bigger_mugs")):
-            if state == "no_trigger" and kind == F_NONE:
-                continue  # pays exactly the base screen: nothing to simulate
-            strata.append(Stratum(f"{state}+{label}", p_state * p_feature.get(kind, Fraction(0))))
-            codes.append(code)
-            feats.append(kind)
     cap_units = 0
     if f["max_win"] > 0:
         cap_units = int(Fraction(str(f["max_win"])) / Fraction(str(stake)) * scale.cost_units)
+    strata, codes, feats = [], [], []
+    for code, (state, p_state) in enumerate([("trigger", p_trigger), ("no_trigger", p_none)]):
+        for kind, label in ((F_NONE, "none"), (F_BEER, "beer_reels"), (F_MUGS, "bigger_mugs")):
+            if state == "no_trigger" and kind == F_NONE and not base_screen_can_reach(game, cap_units):
+                continue  # pays exactly the base screen (the exact part): nothing to simulate
+            strata.append(Stratum(f"{state}+{label}", p_state * p_feature.get(kind, Fraction(0))))
+            codes.append(code)
+            feats.append(kind)
     params = BierHausParams(
         base=compile_mode(game, "base", lines),
         free=compile_mode(game, f["free_spins_mode"], lines),
@@ -503,8 +522,9 @@ def check_features(features: dict, report, refs: dict) -> None:
         award = entry.get("award")
         if award not in ("cash", "mugs", "hans", "mugs_and_hans", "free_spins"):
             report(("tables", wheel, "entries", i), f"award must be cash, mugs, hans, mugs_and_hans or free_spins, got {award!r}")
-        elif award != "mugs_and_hans" and not isinstance(entry.get("value"), (int, float)):
-            report(("tables", wheel, "entries", i), f"a {award} award needs a value")
+        elif award != "mugs_and_hans" and (not _whole(entry.get("value")) or entry["value"] < 1):
+            unit = " (x bet multiplier)" if award == "cash" else ""
+            report(("tables", wheel, "entries", i), f"a {award} award needs a value that is a whole number >= 1{unit}")
     if not any(e.get("award") != "cash" and w > 0 for e, w in zip(tables[wheel].entries, tables[wheel].weights)):
         report(("tables", wheel), "the wheel needs at least one segment with weight that is not a cash prize (cash spins again)")
     for i, entry in enumerate(tables[features["mug_count"]].entries):
@@ -521,7 +541,36 @@ def check_features(features: dict, report, refs: dict) -> None:
             report(("tables", wheel, "entries", i),
                    f"{award_kind} awards {meter} meter spins, more than the {fewest} free spins of the smallest trigger: "
                    "they could not all be played")
+    for k, v in award.items():
+        if not _whole(v):
+            report(("features", "free_spins_award"), f"free spins for {k} Heidis must be a whole number, got {v!r}")
+    if features["reference_stake"] <= 0:
+        report(("features", "reference_stake"), "the reference stake must be above 0 (currency)")
+    if award.get(trigger, 0) < 1 and not any(k <= trigger and v >= 1 for k, v in award.items()):
+        report(("features", "free_spins_award"), f"a trigger of {trigger} Heidis (trigger_count) would award no free spins")
+    if any(k < trigger for k in award):
+        report(("features", "free_spins_award"),
+               f"counts below trigger_count ({trigger}) can never be awarded: {sorted(k for k in award if k < trigger)}")
+    tier_fields = {"name": str, "must_drop": float, "pot_rate": float, "reseed_rate": float, "reseed_fraction": float}
     for i, tier in enumerate(features.get("jackpots", [])):
-        for field in ("name", "must_drop", "pot_rate", "reseed_rate", "reseed_fraction"):
+        for field in tier:
+            if field not in tier_fields:
+                report(("features", "jackpots", i), f"unknown field {field!r} (known: {', '.join(tier_fields)})")
+        for field, kind in tier_fields.items():
+            value = tier.get(field)
             if field not in tier:
                 report(("features", "jackpots", i), f"jackpot tier needs {field!r}")
+            elif kind is str and not isinstance(value, str):
+                report(("features", "jackpots", i, field), "must be a string")
+            elif kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                report(("features", "jackpots", i, field), "must be a number")
+            elif field == "must_drop" and value <= 0:
+                report(("features", "jackpots", i, field), "must be above 0 (currency)")
+            elif field in ("pot_rate", "reseed_rate") and not 0 <= value < 1:
+                report(("features", "jackpots", i, field), "must be a fraction of each stake in [0, 1)")
+            elif field == "reseed_fraction" and not 0 <= value < 1:
+                report(("features", "jackpots", i, field), "must be in [0, 1): the reseed as a fraction of must_drop")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
