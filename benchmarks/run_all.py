@@ -5,6 +5,6 @@ import sys
 from pathlib import Path
 
 here = Path(__file__).resolve().parent
-for script in ("bench_exact.py", "bench_simulate.py", "bench_rtp.py"):
+for script in ("bench_exact.py", "bench_editor.py", "bench_simulate.py", "bench_rtp.py"):
     print(f"== {script}", flush=True)
     subprocess.run([sys.executable, str(here / script)], check=True)

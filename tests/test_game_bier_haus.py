@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from workbench.exact import scatter_counts, strip_set_windows
 from workbench.games import bier_haus
 from workbench.simulate import estimate_rtp, round_model, simulate
 from workbench.simulate.blocks import place_random_wilds
+from workbench.simulate.jackpots import simulate_jackpots
 from workbench.simulate.rng import chunk_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -213,10 +215,10 @@ def test_reel_6_holds_only_premiums_wild_and_green_or_purple_heidis(shipped):
 
 
 def test_green_and_purple_heidi_on_all_reels_red_only_on_reel_4(shipped):
-    base = shipped.strip_sets["base"]
-    for r, strip in enumerate(base.reels, start=1):
-        assert "GREEN_HEIDI" in strip.symbols and "PURPLE_HEIDI" in strip.symbols, r
-        assert ("RED_HEIDI" in strip.symbols) == (r == 4), r
+    for strip_set in shipped.strip_sets.values():  # base and free-spin reels alike
+        for r, strip in enumerate(strip_set.reels, start=1):
+            assert "GREEN_HEIDI" in strip.symbols and "PURPLE_HEIDI" in strip.symbols, (strip_set.name, r)
+            assert ("RED_HEIDI" in strip.symbols) == (r == 4), (strip_set.name, r)
     red = shipped.symbols["RED_HEIDI"]
     assert red.reels == (4,) and red.max_visible == 1
     for strip_set in shipped.strip_sets.values():
@@ -397,6 +399,49 @@ def test_free_spins_retrigger_only_from_reel_1_too():
                    tables={"base_random_feature": NO_RANDOM})
     res = simulate(game, 1_000, seed=9, stake=LOW_STAKE)
     assert res.counters["free_spins"] == 1_000 and res.counters["retriggers"] == 0
+
+
+def test_retriggers_award_extra_spins_by_the_same_table():
+    # base: exactly 5 Heidis -> award[5] = 2 spins.  Free spins: reels 2-6 always show one Heidi,
+    # reel 1 shows its Heidi on 7 of 70 stops, so a free spin retriggers with exactly 6 Heidis
+    # (p = 0.1) and adds award[6] = 3 spins, not the 2 of the first trigger
+    free = [one("GREEN_HEIDI", "CLUBS", 70)] + [one("GREEN_HEIDI", f) for f in ("SPADES", "HEARTS", "DIAMONDS", "PRETZEL")]
+    free += [one("GREEN_HEIDI", "HANS")]
+    game = variant(FIVE, free=free, award={5: 2, 6: 3}, tables={
+        "base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM, "heidi_wheel": PLAIN_WHEEL})
+    sheet = par(game, "free_spins", full_cycle=False)
+    assert sheet.scatter_counts("HEIDI").probability(6) == pytest.approx(0.1)
+    assert sheet.trigger_probability("free_spins") == pytest.approx(0.1)
+    n = 3_000
+    res = simulate(game, n, seed=34, stake=LOW_STAKE)
+    c = res.counters
+    assert c["free_spins"] == n and c["retriggers"] > 0 and c["wheel_spins"] == 0
+    assert c["free_spins_played"] == 2 * n + 3 * c["retriggers"]
+    assert_frequency(c["retriggers"], c["free_spins_played"], 0.1)
+
+
+def test_retriggers_have_no_limit():
+    # every free spin is all beer (6 reels: WILD 6 on all 50 lines, a fixed pay) and retriggers
+    # (+1 spin) when reel 1 shows its Heidi: 7 of 8 stops, p = 7/8.  A feature plays L spins with
+    # P(L > k) = p^k, mean 8; without a limit some of 10,000 features run past 50 spins
+    # (P(none does) = (1 - p^50)^10000 ~ 3e-6), which the largest round win shows.  No max win here.
+    free = [one("GREEN_HEIDI", "CLUBS", 8)] + [one("GREEN_HEIDI", f) for f in ("SPADES", "HEARTS", "DIAMONDS", "PRETZEL")]
+    free += ["HANS"]
+    game = variant(FIVE, free=free, award={5: 1}, features={"max_win": 0}, tables={
+        "base_random_feature": NO_RANDOM, "free_spins_random_feature": [{"feature": "beer_reels", "weight": 1}],
+        "beer_reels": [{"reels": 6, "weight": 1}], "heidi_wheel": PLAIN_WHEEL})
+    p = 7 / 8
+    assert par(game, "free_spins", full_cycle=False).trigger_probability("free_spins") == pytest.approx(p)
+    n = 10_000
+    res = simulate(game, n, seed=35, stake=LOW_STAKE)
+    c = res.counters
+    per_spin = lines_of(game, 10_000)
+    assert c["free_spins"] == n and c["free_spins_played"] == n + c["retriggers"]
+    assert totals(res)["free_spins"] == c["free_spins_played"] * per_spin and totals(res)["cap"] == 0
+    mean, var = 1 / (1 - p), p / (1 - p) ** 2
+    assert abs(c["free_spins_played"] / n - mean) <= Z * math.sqrt(var / n)
+    longest = Fraction(res.max_win).limit_denominator(1000) / per_spin
+    assert longest.denominator == 1 and longest > 50, longest
 
 
 def test_exact_heidi_counts_agree_with_the_reference_evaluator():
@@ -613,6 +658,25 @@ def test_wheel_awards_end_the_award_and_meter_spins_all_happen_in_the_feature(se
     assert res.counters["hans_spins"] == hans * n and res.counters["free_spin_mugs"] == mugs * n
 
 
+def test_wheel_meter_spins_fall_on_random_free_spins():
+    # the wheel always awards 2 Bigger Mugs Spins for 5 free spins on dead reels; a mug covers the
+    # whole 6 x 6 grid, so a mug spin pays WILD 6 on all lines (20000/3 x bet), exactly the cap at
+    # stake 37.5: the feature stops after the first mug spin and the spins played show where it
+    # fell.  On a uniformly random 2 of the 5 spins the first is spin k with P = (5 - k) / 10:
+    # mean 2, variance 1 (all on the first spins would give 1, all on the last 4).
+    game = variant(RED_TRIGGER, free=DEAD, award={5: 5}, tables={
+        "base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM,
+        "mug_count": [{"mugs": 1, "weight": 1}], "mug_size": [{"size": 6, "weight": 1}],
+        "heidi_wheel": [{"award": "mugs", "value": 2, "weight": 1}]})
+    n = 4_000
+    res = simulate(game, n, seed=38, stake=37.5)
+    c = res.counters
+    assert res.model.cap_total_bets == pytest.approx(20_000 / 3) and lines_of(game, 10_000) == Fraction(20_000, 3)
+    assert c["wheel_spins"] == n and c["free_spin_mugs"] == n and c["cap"] == n
+    assert totals(res)["free_spins"] == n * lines_of(game, 10_000) and totals(res)["cap"] == 0
+    assert abs(c["free_spins_played"] / n - 2) <= Z * math.sqrt(1 / n)
+
+
 def test_shipped_wheel_pays_by_weight():
     shipped = load_game("bier_haus_oktober_fest")
     table = shipped.tables["heidi_wheel"]
@@ -641,6 +705,25 @@ def test_shipped_wheel_pays_by_weight():
     }
     for name, (mean, var) in (("cash", cash), ("spins", spins), ("hans", hans), ("mugs", mugs)):
         assert abs(seen[name] - mean) <= Z * math.sqrt(var / n), (name, seen[name], mean)
+
+
+def test_shipped_wheel_segments_are_the_published_awards(shipped):
+    # the rules list the cash prizes 20000 / 4000 / 1000 / 400 / 200 x bet multiplier (each with an
+    # extra wheel spin), 2 Bigger Mugs Spins, 3 Hans Spins, both together, and 5, 7 or 10 extra free spins
+    table = shipped.tables[shipped.features["heidi_wheel"]]
+    segments = Counter()
+    for entry, weight in zip(table.entries, table.weights):
+        assert weight > 0, entry  # every published segment can be landed
+        segments[(entry["award"], entry.get("value"))] += 1
+    assert segments == Counter({
+        ("cash", 20000): 1, ("cash", 4000): 1, ("cash", 1000): 1, ("cash", 400): 1, ("cash", 200): 1,
+        ("mugs", 2): 1, ("hans", 3): 1, ("mugs_and_hans", None): 1,
+        ("free_spins", 5): 1, ("free_spins", 7): 1, ("free_spins", 10): 1,
+    })
+    # the cash prizes are in bet multipliers: 20000 x bet multiplier = 20000/75 x total bet
+    params = round_model(shipped).params
+    top = int(params.wheel_value[[e.get("value") for e in table.entries].index(20000)])
+    assert Fraction(top, int(params.cost_units)) == bet_multipliers(shipped, 20000) == Fraction(20000, 75)
 
 
 def test_the_wheel_is_awarded_again_on_retriggers():
@@ -782,6 +865,38 @@ def test_mega_drop_tiers_are_read_from_the_file_and_return_two_percent(shipped):
     assert high.jackpot_rtp > 0 and high.rtp == pytest.approx(high.game_rtp + high.jackpot_rtp)  # ...jackpots come on top
 
 
+def test_a_wager_that_wins_several_jackpots_gets_the_one_with_the_higher_must_drop_value(shipped):
+    # each wager feeds every pot beyond its must-drop value, so all three tiers are won on every
+    # wager: one jackpot per wager, always the Epic (listed last here, so not by listing order)
+    tiers = tuple(replace(t, pot_rate=0.9) for t in reversed(bier_haus.jackpot_tiers(shipped)))
+    assert [t.name for t in tiers] == ["Minor", "Major", "Epic"]
+    run = simulate_jackpots(tiers, 20_000.0, 1_000, np.random.default_rng(36), warmup_drops=0, record=True)
+    assert [w for w, _, _ in run.events] == list(range(1, 1_001))
+    assert run.drops == {"Minor": 0, "Major": 0, "Epic": 1_000}
+
+
+def test_mega_drops_pay_by_their_must_drop_value_and_reseed_at_25_percent(shipped):
+    # shipped tiers at the top stake: every drop pays its pot, which restarted at 25 % of the
+    # previous drop and has been fed pot_rate x stake per wager since; a pot pays at most its
+    # must-drop value plus one wager's feed, or two when a higher tier took the wager it crossed on
+    stake = TOP_STAKE
+    tiers = {t.name: t for t in bier_haus.jackpot_tiers(shipped)}
+    run = simulate_jackpots(tuple(tiers.values()), stake, 10_000_000, np.random.default_rng(37), record=True)
+    last = {}
+    for wager, name, amount in run.events:
+        t = tiers[name]
+        feed = stake * t.pot_rate
+        assert amount <= t.must_drop + 2 * feed, (name, amount)
+        if name in last:
+            w0, a0 = last[name]
+            assert amount == pytest.approx(t.reseed_fraction * a0 + (wager - w0) * feed, rel=1e-9)
+        last[name] = (wager, amount)
+    assert all(run.drops[name] > 20 for name in tiers)
+    # most drops land below the must-drop value; the rules allow a slight excess
+    over = sum(1 for _, name, amount in run.events if amount > tiers[name].must_drop)
+    assert over < 0.01 * len(run.events)
+
+
 def test_rounds_are_played_to_completion_and_replayable(shipped):
     a = simulate(shipped, 30_000, seed=33)
     b = simulate(shipped, 30_000, seed=33)
@@ -804,7 +919,7 @@ def test_rounds_are_played_to_completion_and_replayable(shipped):
          "tables.heidi_wheel.entries[6]", "could not all be played"),
         ('{ feature = "hans", weight = 20 }', '{ feature = "dragons", weight = 20 }',
          "tables.free_spins_random_feature.entries[3]", "'dragons'"),
-        ('{ feature = "bigger_mugs", weight = 10 }', '{ feature = "hans", weight = 10 }',
+        ('{ feature = "bigger_mugs", weight = 100 }', '{ feature = "hans", weight = 100 }',
          "tables.base_random_feature.entries[2]", "none, beer_reels, bigger_mugs"),
         ("{ reels = 1, weight = 70 }", "{ reels = 0, weight = 70 }", "tables.beer_reels.entries[0]", "whole number >= 1"),
         ("{ mugs = 3, weight = 10 }", "{ mugs = 9, weight = 10 }", "tables.mug_count.entries[2]", "at most 8"),
@@ -860,3 +975,10 @@ def test_plain_base_spins_become_a_stratum_only_where_the_cap_could_bite(shipped
     # bound: every line at its top pay plus the top scatter pay passes 250,000 at a 45 stake, not at 0.25
     names = [s.name for s in bier_haus.round_model(shipped, stake).strata]
     assert ("no_trigger+none" in names) == simulated
+
+
+def test_shipped_rtp_is_the_published_96_18_percent_jackpots_included(shipped):
+    # a quick run: catches a broken design; the 0.02 % certification run is in the design notes
+    est = estimate_rtp(shipped, precision=0.004, seed=1)
+    assert est.jackpot_rtp == pytest.approx(0.02, abs=1e-12)
+    assert abs(est.rtp - 0.9618) <= 0.0025 + est.rtp_ci95

@@ -40,7 +40,7 @@ FREE = {
     **BASE,
     "WILD": [1, 1, 1, 1, 1, 1],
     "GREEN_HEIDI": [1, 1, 1, 1, 1, 1],
-    "PURPLE_HEIDI": [1, 1, 1, 1, 1, 0],
+    "PURPLE_HEIDI": [1, 1, 1, 1, 1, 1],  # "Purple Heidi appears on all reels"
     "RED_HEIDI": [0, 0, 0, 1, 0, 0],
 }
 
