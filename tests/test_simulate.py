@@ -215,3 +215,19 @@ def test_never_two_jackpots_per_wager():
     assert len(wagers) == len(set(wagers))  # never two wins on one wager
     both = [w for w, tier, _ in run.events if tier == "B"]
     assert any(w - 1 in set(wagers) for w in both)  # B deferred to the next wager at least once
+
+
+def test_cli_json_outputs_carry_the_documented_keys(capsys):
+    from workbench import cli
+
+    assert cli.main(["simulate", "super_10_stars", "--spins", "20000", "--seed", "5", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("spins", "rtp", "rtp_ci95", "components", "hit_frequency", "volatility_index_90", "max_win",
+                "spins_per_second", "features", "counters"):
+        assert key in out, key
+    assert out["spins"] == 20_000 and out["counters"]["free_spins"] == out["features"]["free_spins"]["starts"]
+    assert cli.main(["rtp", "super_10_stars", "--precision", "0.01", "--seed", "5", "--json", "--quiet"]) == 0
+    est = json.loads(capsys.readouterr().out)
+    for key in ("rtp", "rtp_ci95", "components", "hit_frequency", "volatility_index_90", "max_win"):
+        assert key in est, key
+    assert est["rtp_ci95"] <= 0.01

@@ -52,7 +52,7 @@ class SimulationResult(WinStatistics):
     Attributes: ``spins`` (rounds played), ``rtp`` (total, jackpots included)
     and ``rtp_ci95``, ``game_rtp``, ``jackpot_rtp``, ``components`` (name ->
     :class:`Estimate`), ``hit_frequency``, ``std``, ``max_win`` and
-    ``max_win_count``, ``cap_fraction``, ``features`` (name ->
+    ``max_win_count``, ``cap_fraction``, ``counters`` (event name -> count), ``features`` (name ->
     :class:`FeatureStats`), ``options`` (player choice -> RTP if always
     chosen), ``bucket_edges`` / ``bucket_counts`` (win distribution, x total
     bet), ``spins_per_second``, ``interrupted``.
@@ -140,6 +140,7 @@ class SimulationResult(WinStatistics):
             "max_win_count": self.max_win_count,
             "cap_fraction": self.cap_fraction,
             "features": {k: {"starts": f.starts, "one_in": f.one_in, "average_win": f.average_win} for k, f in self.features.items()},
+            "counters": {k: int(v) for k, v in self.counters.items()},
             "options": self.options,
             "win_distribution": {
                 "bucket_from": [float(BUCKET_EDGES[i]) for i in nonzero],
