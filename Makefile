@@ -3,6 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 .PHONY: test report lab bench clean
 
@@ -16,7 +17,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 report: $(STAMP)
-	$(BIN)/workbench report --all --out reports
+	$(BIN)/workbench report --all --out reports --workers $(NPROC)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
