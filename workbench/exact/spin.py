@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 from ..model import Game, StripSet
 from .lines import LineAutomaton
@@ -581,9 +581,25 @@ def _row_bound(d, live_line, live_state, nlive, line_rows, trans, gain, future, 
     return total
 
 
+@njit(cache=True, parallel=True)
+def _max_search(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
+                n_threads):
+    """Largest spin win (pay units): the first reel's windows dealt round-robin to one
+    independent search per thread (promising windows first in each), run in parallel."""
+    n_first = offsets[1] - offsets[0]
+    n_chunks = max(1, min(n_first, n_threads))  # more searches than threads only weakens the cut
+    best = np.full(n_chunks, -1, dtype=np.int64)
+    for chunk in prange(n_chunks):
+        best[chunk] = _max_search_chunk(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
+                                        max_left, avail, chunk, n_chunks)
+    return best.max()
+
+
 @njit(cache=True)
-def _max_search(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail):
-    """Largest spin win (pay units) by depth-first search with an upper-bound cut."""
+def _max_search_chunk(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
+                      chunk, n_chunks):
+    """Largest spin win (pay units) by depth-first search with an upper-bound cut, over the
+    first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... (-1 if there are none)."""
     n_reels = offsets.shape[0] - 1
     n_lines = line_rows.shape[0]
     n_groups = mode.shape[0]
@@ -601,7 +617,7 @@ def _max_search(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future,
         bound_lines[0] = _row_bound(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
     best = np.int64(-1)
     pos = np.zeros(n_reels, dtype=np.int64)
-    pos[0] = offsets[0]
+    pos[0] = offsets[0] + chunk
     d = 0
     last = n_reels - 1
     while True:
@@ -609,7 +625,7 @@ def _max_search(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future,
             if d == 0:
                 break
             d -= 1
-            pos[d] += 1
+            pos[d] += n_chunks if d == 0 else 1
             continue
         # upper bound of anything below this node
         bound = paid[d] + bound_lines[d]
@@ -826,4 +842,5 @@ def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomato
         for r in range(game.rows[i]):
             avail[i, r, w.symbols[k][:, r]] = True
     return int(_max_search(win_sym, win_cnt, np.asarray(offsets, dtype=np.int64), line_rows, automaton.trans, automaton.gain,
-                           automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail))
+                           automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail,
+                           get_num_threads()))
