@@ -231,3 +231,14 @@ def test_cli_json_outputs_carry_the_documented_keys(capsys):
     for key in ("rtp", "rtp_ci95", "components", "hit_frequency", "volatility_index_90", "max_win"):
         assert key in est, key
     assert est["rtp_ci95"] <= 0.01
+
+
+@pytest.mark.parametrize("cost_units", [1, 30, 75, 1000])
+def test_bucket_lookup_table_agrees_with_the_bucket_search(cost_units):
+    from workbench.simulate.chunks import BUCKET_EDGES, _bucket, bucket_lut
+
+    edges = BUCKET_EDGES * cost_units
+    lut = bucket_lut(edges, cost_units)
+    assert len(lut) == min(1 << 16, 1000 * cost_units + 1)
+    for win in range(1, len(lut)):
+        assert lut[win] == _bucket(edges, win), win

@@ -40,6 +40,7 @@ Accumulators = namedtuple(
         "is_exact",  # bool[n_comp] components paid by the unmodified base screen
         "is_info",  # bool[n_comp] informational components (not part of the round total)
         "edges_units",  # float64 win-distribution bucket edges (units)
+        "bucket_lut",  # int8 bucket of every small win (units), so most rounds skip the search
         "comp_sum",  # int64[n_comp]
         "comp_sq",  # float64[n_comp] sums of (amount + adjustment)^2
         "comp_adj",  # float64[n_comp] sums of adjustments
@@ -96,7 +97,8 @@ def record_round(acc):
     totals[2] += b
     if r > 0:
         totals[3] += 1
-        acc.hist[_bucket(acc.edges_units, r)] += 1
+        lut = acc.bucket_lut
+        acc.hist[lut[r] if r < lut.shape[0] else _bucket(acc.edges_units, r)] += 1
     if b > 0:
         totals[4] += 1
     x = r - b
@@ -194,6 +196,12 @@ class ChunkResult:
         return cls(**{k: np.asarray(data[k], dtype=np.int64 if k in cls.INTS else float) for k in cls.FIELDS})
 
 
+def bucket_lut(edges_units: np.ndarray, cost_units: int) -> np.ndarray:
+    """Bucket index of every win of 0 .. ~1000 x the total bet (at most 65 536 units)."""
+    n = int(min(1 << 16, 1000 * int(cost_units) + 1))
+    return (np.searchsorted(edges_units, np.arange(n), side="right") - 1).astype(np.int8)
+
+
 def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1) -> ChunkResult:
     """Play ``n_rounds`` rounds of ``model`` drawing from ``rng`` (a state array, see :mod:`.rng`)."""
     n_comp = len(model.components)
@@ -202,13 +210,15 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1) -> Chun
     is_exact[list(model.exact_components)] = True
     is_info = np.zeros(n_comp, dtype=np.bool_)
     is_info[list(model.informational_components)] = True
+    edges_units = BUCKET_EDGES * model.params.cost_units
     acc = Accumulators(
         amounts=np.zeros(n_comp, dtype=np.int64),
         adjust=np.zeros(n_comp),
         events=np.zeros(len(model.counters), dtype=np.int64),
         is_exact=is_exact,
         is_info=is_info,
-        edges_units=BUCKET_EDGES * model.params.cost_units,
+        edges_units=edges_units,
+        bucket_lut=bucket_lut(edges_units, model.params.cost_units),
         comp_sum=out.comp_sum,
         comp_sq=out.comp_sq,
         comp_adj=out.comp_adj,
