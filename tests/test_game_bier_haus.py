@@ -121,11 +121,6 @@ def variant(base=None, **kw):
     return loads_game(variant_text(base, **kw), "<bier haus variant>")
 
 
-def totals(result) -> dict:
-    """Component -> total paid over the run, exactly, in x total bet."""
-    return {name: Fraction(int(result.raw.comp_sum[k]), result.cost_units) for k, name in enumerate(result.model.components)}
-
-
 def lines_of(game, line_pay) -> Fraction:
     """All 50 lines paying ``line_pay`` (x line bet), in x total bet."""
     return game.bet.in_total_bets(Fraction(len(game.paylines) * line_pay), "line_bet")
@@ -253,7 +248,7 @@ def test_wild_substitutes_for_symbols_but_not_for_heidis(reel3, line_pay):
     # with x = a Heidi nothing pays (the Heidi breaks the line, and reel 1 shows no Heidi: no trigger)
     game = variant(["WILD", "WILD", reel3, "HANS", "HANS", "HANS"], tables={"base_random_feature": NO_RANDOM})
     res = simulate(game, 2_000, seed=1, stake=LOW_STAKE)
-    t = totals(res)
+    t = res.component_totals()
     assert t["lines"] == 2_000 * lines_of(game, line_pay)
     assert res.counters["free_spins"] == 0 and sum(t.values()) == t["lines"]
 
@@ -263,7 +258,7 @@ def test_six_beer_reels_make_every_spin_pay_wild_six_on_all_lines():
                                  "beer_reels": [{"reels": 6, "weight": 1}]})
     n = 3_000
     res = simulate(game, n, seed=2, stake=LOW_STAKE)
-    t = totals(res)
+    t = res.component_totals()
     assert t["lines"] == 0 and t["beer_reels"] == n * lines_of(game, 10_000)
     assert res.counters["beer_reels"] == n and res.counters["free_spins"] == 0
     assert res.max_win == float(lines_of(game, 10_000)) and res.max_win_count == n
@@ -357,7 +352,7 @@ def test_five_or_more_heidis_from_reel_1_award_five_spins_and_five_per_extra_hei
     res = simulate(game, n, seed=6, stake=LOW_STAKE)
     assert res.counters["free_spins"] == n and res.counters["retriggers"] == 0
     assert res.counters["free_spins_played"] == n * 5 * (count - 4)
-    assert totals(res)["lines"] == 0
+    assert res.component_totals()["lines"] == 0
 
 
 def test_award_table_is_5_x_heidis_minus_4_up_to_24_heidis_for_100(shipped):
@@ -437,7 +432,7 @@ def test_retriggers_have_no_limit():
     c = res.counters
     per_spin = lines_of(game, 10_000)
     assert c["free_spins"] == n and c["free_spins_played"] == n + c["retriggers"]
-    assert totals(res)["free_spins"] == c["free_spins_played"] * per_spin and totals(res)["cap"] == 0
+    assert res.component_totals()["free_spins"] == c["free_spins_played"] * per_spin and res.component_totals()["cap"] == 0
     mean, var = 1 / (1 - p), p / (1 - p) ** 2
     assert abs(c["free_spins_played"] / n - mean) <= Z * math.sqrt(var / n)
     longest = Fraction(res.max_win).limit_denominator(1000) / per_spin
@@ -486,7 +481,7 @@ def test_base_triggers_are_read_from_the_landed_heidis_under_beer_and_mugs(featu
         "mug_count": [{"mugs": 1, "weight": 1}], "heidi_wheel": PLAIN_WHEEL})
     n = 2_000
     res = simulate(game, n, seed=10, stake=LOW_STAKE)
-    t = totals(res)
+    t = res.component_totals()
     assert res.counters["free_spins"] == n and res.counters[feature] == n
     assert t[feature] == n * lines_of(game, 10_000) and t["lines"] == 0  # all-wild screen: WILD 6 on 50 lines
     assert t["free_spins"] == 0 and t["guarantee"] == n * bet_multipliers(game, 50)
@@ -513,7 +508,7 @@ def test_retriggers_count_heidis_under_beer_mugs_and_hans_wilds(feature, tables)
     key = {"beer_reels": "free_spin_beer_reels", "bigger_mugs": "free_spin_mugs", "hans": "hans_spins"}[feature]
     assert res.counters[key] == played
     if feature != "hans":  # the whole screen is wild on every free spin
-        assert totals(res)["free_spins"] == played * lines_of(game, 10_000)
+        assert res.component_totals()["free_spins"] == played * lines_of(game, 10_000)
 
 
 # ---------------------------------------------------------------------------
@@ -528,7 +523,7 @@ def test_purple_heidis_in_the_trigger_persist_from_the_first_free_spin_to_the_en
                    tables={"base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM, "heidi_wheel": PLAIN_WHEEL})
     n = 1_000
     res = simulate(game, n, seed=12, stake=LOW_STAKE)
-    t = totals(res)
+    t = res.component_totals()
     assert res.counters["free_spins"] == n and res.counters["free_spins_played"] == 3 * n
     # free spins pay at the triggering bet, with the base game's lines and pays
     assert t["free_spins"] == 3 * n * lines_of(game, line_pay)
@@ -569,7 +564,7 @@ def test_retriggers_add_persisting_wilds_and_the_max_win_ends_the_feature():
                    tables={"base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM, "heidi_wheel": PLAIN_WHEEL})
     n = 500
     res = simulate(game, n, seed=15, stake=50.0)
-    t = totals(res)
+    t = res.component_totals()
     assert res.model.cap_total_bets == 5000
     assert res.counters["free_spins_played"] == 3 * n and res.counters["retriggers"] == 3 * n
     assert res.counters["persisting_wilds"] == 30 * n  # the retriggers of spins 2 and 3 add nothing new
@@ -587,7 +582,7 @@ def test_hans_spins_fill_only_cells_without_persisting_wilds():
     n = 1_000
     res = simulate(game, n, seed=16, stake=LOW_STAKE)
     assert res.counters["hans_spins"] == res.counters["free_spins_played"] == 3 * n
-    assert totals(res)["free_spins"] == 3 * n * lines_of(game, 10_000)
+    assert res.component_totals()["free_spins"] == 3 * n * lines_of(game, 10_000)
 
 
 # ---------------------------------------------------------------------------
@@ -612,7 +607,7 @@ def test_a_cash_prize_spins_again_but_is_never_won_twice_in_one_award():
         "heidi_wheel": [{"award": "cash", "value": 200, "weight": 1000}, {"award": "free_spins", "value": 5, "weight": 1}]})
     n = 2_000
     res = simulate(game, n, seed=18, stake=LOW_STAKE)
-    t = totals(res)
+    t = res.component_totals()
     cash = res.counters["wheel_cash_prizes"]
     assert res.counters["wheel_spins"] == res.counters["free_spins"] == n
     assert cash <= n and t["wheel_cash"] == cash * bet_multipliers(game, 200)  # 200 x bet multiplier
@@ -631,7 +626,7 @@ def test_every_segment_showing_a_won_cash_prize_is_excluded():
     n = 2_000
     res = simulate(game, n, seed=19, stake=LOW_STAKE)
     prizes = res.counters["wheel_cash_prizes"]
-    paid = totals(res)["wheel_cash"] * 75  # bet multipliers
+    paid = res.component_totals()["wheel_cash"] * 75  # bet multipliers
     # at most one 200 and one 400 per award (excluding only the segment won would allow 200 twice)
     assert 2 * n - 10 <= prizes <= 2 * n and paid <= 600 * n
     outcomes = wheel_outcomes(res.model.game.tables["heidi_wheel"])
@@ -673,7 +668,7 @@ def test_wheel_meter_spins_fall_on_random_free_spins():
     c = res.counters
     assert res.model.cap_total_bets == pytest.approx(20_000 / 3) and lines_of(game, 10_000) == Fraction(20_000, 3)
     assert c["wheel_spins"] == n and c["free_spin_mugs"] == n and c["cap"] == n
-    assert totals(res)["free_spins"] == n * lines_of(game, 10_000) and totals(res)["cap"] == 0
+    assert res.component_totals()["free_spins"] == n * lines_of(game, 10_000) and res.component_totals()["cap"] == 0
     assert abs(c["free_spins_played"] / n - 2) <= Z * math.sqrt(1 / n)
 
 
@@ -698,7 +693,7 @@ def test_shipped_wheel_pays_by_weight():
     res = simulate(game, n, seed=21, stake=LOW_STAKE)
     assert res.counters["wheel_spins"] == n
     seen = {
-        "cash": float(totals(res)["wheel_cash"] * 75 / n),
+        "cash": float(res.component_totals()["wheel_cash"] * 75 / n),
         "spins": (res.counters["free_spins_played"] - 5 * n) / n,
         "hans": res.counters["hans_spins"] / n,
         "mugs": res.counters["free_spin_mugs"] / n,
@@ -776,7 +771,7 @@ def test_bonus_guarantee_tops_up_the_free_spin_wins(guarantee, top_up):
                    tables={"base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM, "heidi_wheel": PLAIN_WHEEL})
     n = 1_000
     res = simulate(game, n, seed=24, stake=LOW_STAKE)
-    t = totals(res)
+    t = res.component_totals()
     assert t["free_spins"] == 3 * n * lines_of(game, 20)
     assert t["guarantee"] == n * bet_multipliers(game, top_up)
     assert res.counters["guarantee"] == (n if top_up else 0)
@@ -786,8 +781,8 @@ def test_shipped_guarantee_is_50_x_bet_multiplier_of_free_spin_wins(shipped):
     assert shipped.features["bonus_guarantee"] == 50
     game = variant(FIVE, free=DEAD, tables={"base_random_feature": NO_RANDOM, "free_spins_random_feature": NO_RANDOM})
     res = simulate(game, 1_000, seed=25, stake=LOW_STAKE)
-    assert totals(res)["free_spins"] == 0
-    assert totals(res)["guarantee"] == 1_000 * bet_multipliers(game, 50) and res.counters["guarantee"] == 1_000
+    assert res.component_totals()["free_spins"] == 0
+    assert res.component_totals()["guarantee"] == 1_000 * bet_multipliers(game, 50) and res.counters["guarantee"] == 1_000
 
 
 def test_the_cap_applies_to_the_base_spin_too():
@@ -795,7 +790,7 @@ def test_the_cap_applies_to_the_base_spin_too():
     game = variant(DEAD, tables={"base_random_feature": [{"feature": "beer_reels", "weight": 1}],
                                  "beer_reels": [{"reels": 6, "weight": 1}]})
     res = simulate(game, 1_000, seed=26, stake=125.0)
-    t = totals(res)
+    t = res.component_totals()
     assert res.model.cap_total_bets == 2000 and res.counters["cap"] == 1_000
     assert t["cap"] == 1_000 * (2000 - lines_of(game, 10_000)) and res.game_rtp == 2000 and res.max_win == 2000
 

@@ -83,11 +83,6 @@ def variant(base=None, **kw):
     return loads_game(variant_text(base, **kw), "<super_10_stars variant>")
 
 
-def totals(result) -> dict:
-    """Component -> total paid over the run, exactly, in x total bet."""
-    return {name: Fraction(int(result.raw.comp_sum[k]), result.cost_units) for k, name in enumerate(result.model.components)}
-
-
 def in_total_bets(game, line_bets) -> Fraction:
     return game.bet.in_total_bets(Fraction(line_bets), "line_bet")
 
@@ -160,7 +155,7 @@ def test_a_line_pays_only_its_highest_win(reels, combos):
     best = max(game.line_pay(sym, n) for sym, n in combos)
     assert sum(game.line_pay(sym, n) for sym, n in combos) > best or len(combos) == 1
     res = simulate(game, 1000, seed=1)
-    t = totals(res)
+    t = res.component_totals()
     assert t["lines"] == res.spins * all_lines(game, best)  # all 30 lines add up
     assert res.rtp == pytest.approx(float(all_lines(game, best)))
 
@@ -178,7 +173,7 @@ def test_wins_are_consecutive_symbols_from_the_left(reels, paying):
     game = variant(reels)
     res = simulate(game, 1000, seed=2)
     expected = all_lines(game, game.line_pay(*paying)) if paying else 0
-    assert totals(res)["lines"] == res.spins * expected
+    assert res.component_totals()["lines"] == res.spins * expected
     assert res.hit_frequency == (1.0 if paying else 0.0)
 
 
@@ -208,7 +203,7 @@ def test_pays_follow_the_pay_table_and_scatter_pays(shipped):
 def test_scatters_pay_by_count_anywhere_in_total_bets(reels, gold, silver):
     game = variant(reels)
     res = simulate(game, 1000, seed=4)
-    t = totals(res)
+    t = res.component_totals()
     assert t["lines"] == 0
     assert t["scatter:GOLD"] == res.spins * game.scatters["GOLD"].pay(gold)
     assert t["scatter:SILVER"] == res.spins * game.scatters["SILVER"].pay(silver)
@@ -218,7 +213,7 @@ def test_scatters_pay_by_count_anywhere_in_total_bets(reels, gold, silver):
 def test_scatter_wins_are_added_to_line_wins():
     game = variant(["SEVEN", "SEVEN", "SEVEN", "SILVER", "SILVER"])
     res = simulate(game, 1000, seed=5)
-    t = totals(res)
+    t = res.component_totals()
     line = all_lines(game, game.line_pay("SEVEN", 3))
     scatter = game.scatters["SILVER"].pay(6)
     assert t["lines"] == res.spins * line and t["scatter:SILVER"] == res.spins * scatter
@@ -238,7 +233,7 @@ def test_wild_substitutes_every_symbol_but_bonus_wheel_and_scatters(shipped):
     # compiled: the wild does not stand in for a scatter on reel 3
     game = variant(["WILD", "WILD", "SILVER", "SEVEN", "SEVEN"])
     res = simulate(game, 1000, seed=6)
-    t = totals(res)
+    t = res.component_totals()
     assert t["lines"] == 0 and t["scatter:SILVER"] == res.spins * game.scatters["SILVER"].pay(3)
 
 
@@ -246,7 +241,7 @@ def test_bonus_symbols_pay_the_total_bet_each(shipped):
     assert {n: shipped.scatters["BONUS"].pay(n) for n in (1, 2, 3)} == {1: 1, 2: 2, 3: 3}
     game = variant([NO_LINES, "BONUS CHERRY CHERRY", "CHERRY", "BONUS CHERRY CHERRY", "CHERRY"])
     res = simulate(game, 1000, seed=7)
-    assert totals(res)["scatter:BONUS"] == res.spins * 2
+    assert res.component_totals()["scatter:BONUS"] == res.spins * 2
     assert res.counters["free_spins"] == 0
 
 
@@ -280,7 +275,7 @@ def test_super7_expands_wild_and_respins_the_other_reels_once():
     game = variant(["SEVEN", "SEVEN", "SUPER7 SILVER SILVER", "SILVER SILVER LEMON", "SILVER LEMON LEMON"])
     res = simulate(game, 2000, seed=8)
     n = res.spins
-    t = totals(res)
+    t = res.component_totals()
     three_sevens = all_lines(game, game.line_pay("SEVEN", 3))
     assert res.counters["super7"] == n
     assert t["lines"] == 0
@@ -320,7 +315,7 @@ def test_triggers_are_read_on_the_landed_screen():
     )
     res = simulate(game, 1000, seed=10)
     n = res.spins
-    t = totals(res)
+    t = res.component_totals()
     assert res.counters["super7"] == n and res.counters["free_spins"] == n
     assert res.counters["free_spins_played"] == n and res.counters["retriggers"] == 0
     assert t["scatter:BONUS"] == 3 * n
@@ -348,8 +343,8 @@ def test_super10_is_three_rows_tall_and_must_be_wholly_visible(shipped):
     res = simulate(game, 20_000, seed=11)
     assert_frequency(res.counters["super10"], res.spins, 0.2)
     assert res.counters["super10_cash"] == res.counters["super10"]
-    assert totals(res)["super10_cash"] == 7 * res.counters["super10"]  # cash x total bet
-    assert totals(res)["lines"] == 0
+    assert res.component_totals()["super10_cash"] == 7 * res.counters["super10"]  # cash x total bet
+    assert res.component_totals()["lines"] == 0
 
 
 def test_super10_free_spins_are_immediate_plain_free_spins():
@@ -363,7 +358,7 @@ def test_super10_free_spins_are_immediate_plain_free_spins():
     assert s10 > 0 and res.counters["super10_free_spins"] == s10
     assert res.counters["free_spins_played"] == 7 * s10 and res.counters["free_spins"] == 0
     # no multiplier, same bet: each free spin pays 5 x SEVEN on all lines, x total bet of the triggering spin
-    assert totals(res)["super10_free_spins"] == s10 * 7 * all_lines(game, game.line_pay("SEVEN", 5))
+    assert res.component_totals()["super10_free_spins"] == s10 * 7 * all_lines(game, game.line_pay("SEVEN", 5))
 
 
 def test_super10_table_draws_each_award_by_weight():
@@ -396,7 +391,7 @@ def test_frenzy_wheel_adds_until_a_mismatch_or_above_the_limit(segments, limit, 
                        features={"frenzy_limit": limit, "frenzy_choice": choice})
         res = simulate(game, 2000, seed=14)
         f = res.counters["frenzy"]
-        t = totals(res)
+        t = res.component_totals()
         assert f == res.counters["super10"] > 0
         assert t["option:frenzy_red"] == f * Fraction(str(red)) and t["option:frenzy_green"] == f * Fraction(str(green))
         assert t["frenzy"] == f * Fraction(str(red if choice == "red" else green))  # the round pays the chosen colour
@@ -448,7 +443,7 @@ def test_three_wheels_spin_the_wheel_paying_line_bets():
     game = variant(WHEEL_REELS, tables={"wheel": [{"value": 100, "weight": 1}]})
     res = simulate(game, 1000, seed=17)
     assert res.counters["wheel"] == res.spins
-    assert totals(res)["wheel"] == res.spins * Fraction(100, 30)  # 100 x line bet = 100/30 x total bet
+    assert res.component_totals()["wheel"] == res.spins * Fraction(100, 30)  # 100 x line bet = 100/30 x total bet
     assert res.rtp == pytest.approx(100 / 30)
     two = variant(WHEEL_REELS[:4] + ["CHERRY"], tables={"wheel": [{"value": 100, "weight": 1}]})
     assert simulate(two, 1000, seed=17).counters["wheel"] == 0
@@ -472,7 +467,7 @@ def test_three_bonus_start_free_spins_with_the_mini_game_spins_and_multiplier():
     game = variant(BONUS_REELS, free=["SEVEN"] * 5, tables={"bonus_game": [{"spins": 5, "multiplier": 3, "weight": 1}]})
     res = simulate(game, 1000, seed=19)
     n = res.spins
-    t = totals(res)
+    t = res.component_totals()
     assert res.counters["free_spins"] == n and res.counters["free_spins_played"] == 5 * n
     assert res.counters["retriggers"] == 0
     assert t["scatter:BONUS"] == 3 * n
@@ -488,7 +483,7 @@ def test_one_mini_game_draw_sets_spins_and_multiplier_together():
     res = simulate(game, 4000, seed=20)
     n = res.spins
     spin_pay = all_lines(game, game.line_pay("SEVEN", 5))
-    per_trigger = totals(res)["free_spins"] / n / spin_pay
+    per_trigger = res.component_totals()["free_spins"] / n / spin_pay
     # paired draw: (5 x 2 + 10 x 3) / 2 = 20; independent draws would give 7.5 x 2.5 = 18.75
     se = 10 / math.sqrt(n)
     assert abs(float(per_trigger) - 20) <= Z * se
@@ -512,7 +507,7 @@ def test_retriggers_add_the_same_spins_up_to_the_maximum(max_free_spins, capped)
     # 7 -> 14 -> ... full additions while they fit, then every retrigger is capped
     assert res.counters["free_spins_capped"] == capped * n
     # the Bonus symbols pay in free spins too, x the multiplier
-    assert totals(res)["free_spins"] == n * max_free_spins * 3 * 2
+    assert res.component_totals()["free_spins"] == n * max_free_spins * 3 * 2
 
 
 def test_free_spins_use_special_reels_without_golden_scatter_or_wheel(shipped):

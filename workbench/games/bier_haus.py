@@ -54,7 +54,9 @@ from ..simulate.blocks import (
 )
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.conditional import build_state_sampler, sample_state
-from ..simulate.kernel import choose_set, compile_mode, count_groups, fill_screen, line_arrays, scatter_arrays, spin_windows
+from ..simulate.kernel import (
+    choose_set, compile_mode, count_groups, fill_screen, line_arrays, scatter_arrays, spin_windows, table_arrays,
+)
 from ..simulate.model import Feature, JackpotTier, RoundModel, Stratum
 from ..simulate.rng import bounded
 from .params import Param
@@ -333,11 +335,6 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 
 
 # ---------------------------------------------------------------------------
-def _table(game: Game, name: str, *fields):
-    table = game.tables[name]
-    return np.cumsum(np.asarray(table.weights, dtype=np.int64)), [table.column(f) for f in fields]
-
-
 def _plain_free_spin_expectations(game: Game, mode: str, wild: str) -> np.ndarray:
     """E[line pay] of a plain free spin by line and wild cells on the line (mixed over the mode's strip sets)."""
     automaton = line_automaton(game)
@@ -386,12 +383,12 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     rows = max(game.rows)
     unit = lambda x: scale.units(game.bet.credits(Fraction(str(x)), "bet_multiplier"))  # noqa: E731
     kinds = {"none": F_NONE, "beer_reels": F_BEER, "bigger_mugs": F_MUGS, "hans": F_HANS}
-    base_cum, (base_kind,) = _table(game, f["base_random_feature"], "feature")
-    fs_cum, (fs_kind,) = _table(game, f["free_spins_random_feature"], "feature")
-    beer_cum, (beer,) = _table(game, f["beer_reels"], "reels")
-    mug_count_cum, (mug_count,) = _table(game, f["mug_count"], "mugs")
-    mug_size_cum, (mug_size,) = _table(game, f["mug_size"], "size")
-    hans_cum, (hans,) = _table(game, f["hans_wilds"], "wilds")
+    base_cum, (base_kind,) = table_arrays(game, f["base_random_feature"], "feature")
+    fs_cum, (fs_kind,) = table_arrays(game, f["free_spins_random_feature"], "feature")
+    beer_cum, (beer,) = table_arrays(game, f["beer_reels"], "reels")
+    mug_count_cum, (mug_count,) = table_arrays(game, f["mug_count"], "mugs")
+    mug_size_cum, (mug_size,) = table_arrays(game, f["mug_size"], "size")
+    hans_cum, (hans,) = table_arrays(game, f["hans_wilds"], "wilds")
     wheel = game.tables[f["heidi_wheel"]]
     wheel_codes = {"cash": W_CASH, "mugs": W_MUGS, "hans": W_HANS, "mugs_and_hans": W_BOTH, "free_spins": W_SPINS}
     wheel_kind = np.array([wheel_codes[e["award"]] for e in wheel.entries], dtype=np.int64)

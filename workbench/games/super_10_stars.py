@@ -44,6 +44,7 @@ from ..simulate.kernel import (
     scatter_pay,
     spin_reel,
     spin_windows,
+    table_arrays,
 )
 from ..simulate.model import Feature, Option, RoundModel, Stratum
 from .params import Param
@@ -210,12 +211,6 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 
 
 # ---------------------------------------------------------------------------
-def _table_arrays(game: Game, name: str, *fields):
-    table = game.tables[name]
-    cum = np.cumsum(np.asarray(table.weights, dtype=np.int64))
-    return cum, [table.column(f) for f in fields]
-
-
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     f = game.features
     scale = pay_scale(game)
@@ -224,11 +219,11 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     components = list(COMPONENTS)
     comp_scatter = np.array([components.index(f"scatter:{n}") if f"scatter:{n}" in components and any(p > 0 for p in g.pays.values())
                              else -1 for n, g in game.scatters.items()], dtype=np.int64)
-    wheel_cum, (wheel_value,) = _table_arrays(game, f["wheel_table"], "value")
-    s10_cum, (award, value, spins) = _table_arrays(game, f["super10_table"], "award", "value", "spins")
+    wheel_cum, (wheel_value,) = table_arrays(game, f["wheel_table"], "value")
+    s10_cum, (award, value, spins) = table_arrays(game, f["super10_table"], "award", "value", "spins")
     codes = {"cash": AWARD_CASH, "frenzy": AWARD_FRENZY, "free_spins": AWARD_FREE}
-    frenzy_cum, (colour, mult) = _table_arrays(game, f["frenzy_table"], "colour", "multiplier")
-    bonus_cum, (b_spins, b_mult) = _table_arrays(game, f["bonus_table"], "spins", "multiplier")
+    frenzy_cum, (colour, mult) = table_arrays(game, f["frenzy_table"], "colour", "multiplier")
+    bonus_cum, (b_spins, b_mult) = table_arrays(game, f["bonus_table"], "spins", "multiplier")
     base_sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
     trig = {"bonus": (f["bonus_scatter"], f["bonus_trigger"]), "wheel": (f["wheel_scatter"], f["wheel_trigger"]),
             "super7": (f["super7_scatter"], 1), "super10": (f["super10_scatter"], 1)}

@@ -187,6 +187,13 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
     )
 
 
+def table_arrays(game: Game, name: str, *fields: str) -> tuple[np.ndarray, list]:
+    """Weighted table ``name`` compiled for :func:`~workbench.simulate.blocks.draw_table`:
+    its cumulative integer weights and the column of each of ``fields``."""
+    table = game.tables[name]
+    return np.cumsum(np.asarray(table.weights, dtype=np.int64)), [table.column(f) for f in fields]
+
+
 def compile_mode(game: Game, mode: str, lines: LineArrays) -> ModeArrays:
     """Compiled strip sets of game mode ``mode`` (those with weight > 0)."""
     sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]

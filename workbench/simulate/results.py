@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -113,6 +114,10 @@ class SimulationResult(WinStatistics):
         for opt in model.options:
             chosen = self.components[opt.chosen].value
             self.options[opt.name] = {alt: self.rtp - chosen + self.components[comp].value for alt, comp in opt.alternatives.items()}
+
+    def component_totals(self) -> dict[str, Fraction]:
+        """Component -> total paid over the run, exactly, in x total bet (sum over rounds, not a mean)."""
+        return {name: Fraction(int(self.raw.comp_sum[k]), self.cost_units) for k, name in enumerate(self.model.components)}
 
     @property
     def spins_per_second(self) -> float:
