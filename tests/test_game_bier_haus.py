@@ -821,6 +821,78 @@ def test_trigger_probability_matches_simulated_frequency(shipped):
     assert sum(q for s, q in strata.items() if s.startswith("trigger+")) == pytest.approx(p, rel=1e-9)
 
 
+# ---------------------------------------------------------------------------
+# The exact + conditional method's exact expectations (each adjustment has mean zero only if they are exact)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("cells", [(), ((0, 2), (0, 3), (3, 1)), ((1, 0), (2, 5), (4, 3), (4, 4), (5, 2))])
+def test_free_spin_expectations_match_simulated_spins_for_every_wild_feature_combination(shipped, cells):
+    params = round_model(shipped).params
+    params.persist[:] = False
+    for cell in cells:
+        params.persist[cell] = True
+    params.spin_expect[bier_haus.E_STALE] = 1.0
+    bier_haus.persisting_expectations(params)
+    expect = params.spin_expect.copy()
+    assert expect[bier_haus.E_STALE] == 0.0
+    n = 100_000
+    for features in range(8):
+        wins = np.zeros(n)
+        bier_haus.sample_free_spin_wins(params, chunk_state(40 + len(cells), features, 0), features, wins)
+        se = wins.std() / math.sqrt(n)
+        assert abs(wins.mean() - expect[features]) <= Z * se, (features, wins.mean(), expect[features], se)
+    # the mixes weigh the combinations by the free-spin feature table (none 955, beer 20, mugs 5, hans 20 of 1000)
+    kinds = {0: 0.955, bier_haus.W_BEER_BIT: 0.02, bier_haus.W_MUGS_BIT: 0.005, bier_haus.W_HANS_BIT: 0.02}
+    for meters in (0, bier_haus.W_MUGS_BIT, bier_haus.W_HANS_BIT, bier_haus.W_MUGS_BIT | bier_haus.W_HANS_BIT):
+        mixed = sum(q * expect[meters | bit] for bit, q in kinds.items())
+        assert expect[bier_haus.E_MIXED + meters // 2] == pytest.approx(mixed, rel=1e-12)
+
+
+def test_wheel_means_used_by_the_conditional_method_are_exact(shipped):
+    table = shipped.tables["heidi_wheel"]
+    outcomes = wheel_outcomes(table)  # the rules' distribution, written independently above
+    entries = list(table.entries)
+    assert bier_haus.wheel_cash_expectation(table) == sum(q * c for (c, _), q in outcomes.items())
+    spins = sum(q * entries[i].get("value", 0) for (_, i), q in outcomes.items() if entries[i]["award"] == "free_spins")
+    hans = sum(q * {"hans": entries[i].get("value", 0), "mugs_and_hans": 3}.get(entries[i]["award"], 0) for (_, i), q in outcomes.items())
+    mugs = sum(q * {"mugs": entries[i].get("value", 0), "mugs_and_hans": 2}.get(entries[i]["award"], 0) for (_, i), q in outcomes.items())
+    assert bier_haus.wheel_award_means(table) == pytest.approx([float(spins), float(hans), float(mugs)], rel=1e-12)
+
+
+def test_start_control_mean_is_exact_over_triggering_screens(shipped):
+    model = round_model(shipped)
+    params = model.params
+    strip_sets = shipped.strip_sets_for("base")
+    # the trigger probability from the same distribution equals the exact engine's
+    mixed = bier_haus.mixed_free_spin_expectations(shipped, params.wild_expect, params.hans_expect)
+    mean, p_trigger = bier_haus.trigger_control_mean(shipped, strip_sets, params.lines.rows, mixed, params.award,
+                                                     params.wheel_award_mean, params.wheel_cash_mean)
+    assert mean == params.trigger_control_mean
+    assert p_trigger == pytest.approx(float(par(shipped, full_cycle=False).trigger_probability("free_spins")), rel=1e-12)
+    moments = bier_haus.trigger_moments(shipped, strip_sets, params.award, 36)
+    assert moments[0] == pytest.approx(p_trigger, rel=1e-12)
+    # and the control's mean over screens drawn by the conditional sampler matches it
+    n = 1_000_000
+    out = np.zeros(n)
+    bier_haus.sample_start_controls(params, chunk_state(41, 0, 0), 0, np.zeros(len(model.components), dtype=np.int64),
+                                    np.zeros(len(model.counters), dtype=np.int64), out)
+    assert abs(out.mean() - mean) <= Z * out.std() / math.sqrt(n), (out.mean(), mean)
+
+
+def test_retrigger_moments_agree_with_the_exact_engine():
+    # each free reel shows one Heidi on 7 of its 10 stops: a retrigger needs reels 1-5 (0.7^5), a Red Heidi on
+    # reel 4 is then always in it, and reel 6 makes it 6 Heidis (10 spins) 7 times in 10, else 5 Heidis (5 spins)
+    game = variant(free=[one("GREEN_HEIDI", "CLUBS", 10), one("PURPLE_HEIDI", "SPADES", 10), one("GREEN_HEIDI", "HEARTS", 10),
+                         one("RED_HEIDI", "DIAMONDS", 10), one("GREEN_HEIDI", "PRETZEL", 10), one("GREEN_HEIDI", "HANS", 10)])
+    params = round_model(game).params
+    free = game.strip_sets_for("free_spins")
+    p_trigger, spins, p_red = bier_haus.trigger_moments(game, free, params.award, 36)
+    sheet = par(game, mode="free_spins", full_cycle=False)
+    assert p_trigger == pytest.approx(float(sheet.trigger_probability("free_spins")), rel=1e-12)
+    assert params.retrigger_mean[0] == p_trigger and params.retrigger_mean[1] == spins
+    assert p_trigger == pytest.approx(0.7**5, rel=1e-12) and p_red == pytest.approx(0.7**5, rel=1e-12)
+    assert spins == pytest.approx(0.7**5 * (0.3 * 5 + 0.7 * 10), rel=1e-12)
+
+
 def test_exact_plus_conditional_agrees_with_simulation(shipped):
     # at stake 1250 the cap is 200 x bet: the features carry the RTP with a small spread
     stake = 1250.0

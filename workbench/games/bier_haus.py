@@ -35,9 +35,10 @@ import numpy as np
 from numba import njit
 
 from ..errors import SimulationError
-from ..exact import line_automaton, pay_scale
+from ..exact import line_automaton, pay_scale, strip_set_windows
 from ..exact.lines import expected_line_pays_with_wilds
 from ..exact.spin import max_future_gain
+from ..exact.wilds import mix_masks, random_cells_expectations, square_overlays_distribution, whole_reels_distribution
 from ..model import Game
 from ..simulate.blocks import (
     apply_cap,
@@ -91,6 +92,12 @@ COUNTERS = ("beer_reels", "bigger_mugs", "free_spins", "retriggers", "free_spins
 (K_BEER, K_MUGS, K_FREE, K_RETRIGGER, K_PLAYED, K_WHEEL, K_CASH, K_HANS, K_FS_MUGS, K_FS_BEER, K_PERSIST,
  K_GUARANTEE, K_CAP) = range(13)
 F_NONE, F_BEER, F_MUGS, F_HANS = 0, 1, 2, 3
+# spin_expect: [0..7] E[free spin win | Persisting Wilds, wild features] by W_BEER | W_MUGS | W_HANS,
+# [8..11] the same mixed over the spin's random-feature draw, by the wheel meters' features (W_MUGS | W_HANS) // 2,
+# [E_STALE] set when the Persisting Wilds changed since they were computed
+# [E_WHEEL] the mean value of a wheel award (its spins mixed, its cash),
+W_BEER_BIT, W_MUGS_BIT, W_HANS_BIT = 1, 2, 4
+E_MIXED, E_WHEEL, E_STALE = 8, 12, 13
 W_CASH, W_MUGS, W_HANS, W_BOTH, W_SPINS = 0, 1, 2, 3, 4
 MAX_MUGS = 8
 
@@ -102,7 +109,9 @@ BierHausParams = namedtuple(
         "base_feature_cum", "base_feature_kind", "fs_feature_cum", "fs_feature_kind", "beer_cum", "beer_reels",
         "mug_count_cum", "mug_count", "mug_size_cum", "mug_size", "hans_cum", "hans_wilds",
         "wheel_weights", "wheel_kind", "wheel_value", "wheel_excluded", "guarantee_units", "cap_units",
-        "cost_units", "trigger_set", "line_expect", "plain_expect", "strat_code", "strat_feature", "sampler_set_cum", "sampler_cum", "sampler_nxt", "sampler_nwin",
+        "cost_units", "trigger_set", "wild_expect", "hans_expect", "fs_kind_probability",
+        "spin_expect", "cell_lines", "line_mask", "touched", "wild_expect_base", "hans_expect_base",
+        "wheel_cash_mean", "wheel_award_mean", "trigger_control_mean", "retrigger_mean", "strat_code", "strat_feature", "sampler_set_cum", "sampler_cum", "sampler_nxt", "sampler_nwin",
     ],
 )
 
@@ -168,34 +177,66 @@ def heidis_wheel(p, rng, amounts, counters):
         return spins, hans, mugs
 
 
+@njit(cache=True, inline="always")
+def add_free_spin_wilds(p, rng, screen, beer, hans, mugs):
+    """The wilds of a free spin, in order: beer reels, Persisting Wilds, Hans Wilds (never on a
+    Persisting Wild), Bigger Mugs."""
+    if beer:
+        random_wild_feature(p, rng, F_BEER, screen)
+    apply_mask(screen, p.persist, p.wild)
+    if hans:
+        n = p.hans_wilds[draw_table(p.hans_cum, rng)]
+        place_random_wilds(screen, p.free.rows, n, p.persist, p.wild, rng, p.placed)
+    if mugs:
+        random_wild_feature(p, rng, F_MUGS, screen)
+
+
+@njit(cache=True, _nrt=False)
+def sample_free_spin_wins(p, rng, features, out):
+    """Fill ``out`` with wins (units) of free spins at the current Persisting Wilds with the wild
+    features ``features`` (W_BEER_BIT | W_MUGS_BIT | W_HANS_BIT): a check on ``spin_expect``."""
+    ma = p.free
+    for i in range(out.shape[0]):
+        s = choose_set(ma, rng)
+        spin_windows(ma, s, rng, p.wins)
+        fill_screen(ma, s, p.wins, p.screen)
+        add_free_spin_wilds(p, rng, p.screen, features & W_BEER_BIT != 0, features & W_HANS_BIT != 0,
+                            features & W_MUGS_BIT != 0)
+        out[i] = pay_screen(p.lines, p.screen)
+
+
 @njit(cache=True, _nrt=False)
 def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
-    """The free spins feature, started from the trigger screen held in ``p.wins`` / base set ``s``."""
+    """The free spins feature, started from the trigger screen held in ``p.wins`` / base set ``s``.
+
+    With ``conditional`` (the exact + conditional method) each free spin's win
+    is also replaced, for the mean, by its exact expectation given what is
+    known before the spin: the Persisting Wilds and, for spins the wheel's
+    meters already make Hans or Bigger Mugs spins, that feature
+    (Rao-Blackwell).  The random feature of an ordinary spin is drawn
+    independently of the rest of the round, so its expectation mixes the
+    features by their table weights.  Wheel cash is replaced by its exact
+    expectation per wheel award the same way.
+    """
     counters[K_FREE] += 1
     screen = p.screen
     persist = p.persist
     for r in range(persist.shape[0]):
         for row in range(persist.shape[1]):
             persist[r, row] = False
-    p.plain_expect[1] = 1.0  # the expectation of a plain spin must be (re)computed
+    expect = p.spin_expect
+    expect[E_STALE] = 1.0  # the expectations of a free spin must be (re)computed
     awarded = 0
     hans_meter = 0
     mugs_meter = 0
     feature_wins = 0
     played = 0
     ma = p.free
-    first = True
-    while True:
-        if first:
-            # the trigger screen is the base screen left in p.wins by the caller
-            first = False
-            spins, hans, mugs = trigger_awards(p, p.base, p.trigger_set[0], rng, amounts, counters)
-            awarded += spins
-            hans_meter += hans
-            mugs_meter += mugs
-            continue
-        if played >= awarded or cap_reached(amounts, p.no_info, p.cap_units):
-            break
+    spins, hans, mugs, _ = trigger_awards(p, p.base, p.trigger_set[0], rng, amounts, adjust, counters, conditional, True)
+    awarded += spins
+    hans_meter += hans
+    mugs_meter += mugs
+    while played < awarded and not cap_reached(amounts, p.no_info, p.cap_units):
         s = choose_set(ma, rng)
         spin_windows(ma, s, rng, p.wins)
         count_groups(ma, s, p.scat, p.wins, p.counts, -1)
@@ -209,36 +250,39 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
         if mugs_meter > 0 and bounded(rng, remaining) < mugs_meter:
             mugs_meter -= 1
             mugs_now = True
+        metered = (W_HANS_BIT if hans_now else 0) | (W_MUGS_BIT if mugs_now else 0)
         kind = p.fs_feature_kind[draw_table(p.fs_feature_cum, rng)]
         if kind == F_HANS:
             hans_now = True
         elif kind == F_MUGS:
             mugs_now = True
-        elif kind == F_BEER:
+        if kind == F_BEER:
             counters[K_FS_BEER] += 1
-            random_wild_feature(p, rng, F_BEER, screen)
-        apply_mask(screen, persist, p.wild)
         if hans_now:
             counters[K_HANS] += 1
-            n = p.hans_wilds[draw_table(p.hans_cum, rng)]
-            place_random_wilds(screen, ma.rows, n, persist, p.wild, rng, p.placed)
         if mugs_now:
             counters[K_FS_MUGS] += 1
-            random_wild_feature(p, rng, F_MUGS, screen)
+        add_free_spin_wilds(p, rng, screen, kind == F_BEER, hans_now, mugs_now)
         win = pay_screen(p.lines, screen)
         amounts[C_FREE] += win
         feature_wins += win
-        if conditional and not (hans_now or mugs_now or kind == F_BEER):
-            # Rao-Blackwell: a plain spin's win is replaced (for the mean) by its exact
-            # expectation given the Persisting Wilds, which removes its spread.
-            if p.plain_expect[1] != 0.0:
-                p.plain_expect[0] = persisting_expectation(p)
-                p.plain_expect[1] = 0.0
-            adjust[C_FREE] += p.plain_expect[0] - win
+        if conditional:
+            persisting_expectations(p)
+            adjust[C_FREE] += expect[E_MIXED + metered // 2] - win
         played += 1
+        if conditional:
+            # control variate: a retrigger's spins and wheel valued at the Persisting Wilds
+            # before it, less their exact mean per free spin (p.retrigger_mean)
+            spin_value = expect[E_MIXED]
+            wheel_value = expect[E_WHEEL]
+            adjust[C_FREE] += p.retrigger_mean[1] * spin_value + p.retrigger_mean[2] * wheel_value
         if p.counts[p.g_heidi] >= p.trigger_count:
             counters[K_RETRIGGER] += 1
-            spins, hans, mugs = trigger_awards(p, ma, s, rng, amounts, counters)
+            if conditional:
+                adjust[C_FREE] -= p.award[min(p.counts[p.g_heidi], p.award.shape[0] - 1)] * spin_value
+            spins, hans, mugs, red = trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional, False)
+            if conditional and red:
+                adjust[C_FREE] -= wheel_value
             awarded += spins
             hans_meter += hans
             mugs_meter += mugs
@@ -249,11 +293,11 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
         amounts[C_GUARANTEE] += top_up
 
 
-@njit(cache=True, _nrt=False)
-def trigger_awards(p, ma, s, rng, amounts, counters):
-    """Free spins, Persisting Wilds and Heidi's Wheel awards of the trigger now in ``p.wins``.
+@njit(cache=True, inline="always")
+def read_trigger(p, ma, s, counters):
+    """The trigger now in ``p.wins`` (set ``s`` of ``ma``): returns (free spins, Red Heidi in it).
 
-    Returns (free spins, Hans spins, Bigger Mugs spins) awarded.
+    Every Purple Heidi on the Heidi chain becomes a Persisting Wild.
     """
     wins = p.wins
     chain = 0
@@ -270,30 +314,136 @@ def trigger_awards(p, ma, s, rng, amounts, counters):
             if sym == p.purple:
                 if not p.persist[r, row]:
                     p.persist[r, row] = True
-                    p.plain_expect[1] = 1.0
+                    p.spin_expect[E_STALE] = 1.0
                     counters[K_PERSIST] += 1
             elif sym == p.red:
                 red = True
-    hans = 0
-    mugs = 0
-    if red:
-        extra, hans, mugs = heidis_wheel(p, rng, amounts, counters)
-        spins += extra
-    return spins, hans, mugs
+    return spins, red
 
 
 @njit(cache=True, inline="always")
-def persisting_expectation(p):
-    """Exact expected line pay (units) of a free spin without random features, given the Persisting Wilds."""
-    rows = p.lines.rows
-    total = 0.0
-    for l in range(rows.shape[0]):
-        mask = 0
-        for r in range(rows.shape[1]):
-            if p.persist[r, rows[l, r]]:
-                mask |= 1 << r
-        total += p.line_expect[l, mask]
-    return total
+def award_value(p, spins, hans, mugs):
+    """Expected win (units) of ``spins`` free spins of which ``hans`` / ``mugs`` are wheel-metered
+    Hans / Bigger Mugs spins, at the current Persisting Wilds."""
+    persisting_expectations(p)
+    e = p.spin_expect
+    plain = e[E_MIXED]
+    return spins * plain + hans * (e[E_MIXED + W_HANS_BIT // 2] - plain) + mugs * (e[E_MIXED + W_MUGS_BIT // 2] - plain)
+
+
+@njit(cache=True, inline="always")
+def start_control(p, spins, red):
+    """The control variate of a feature start: its awards valued at the Persisting Wilds it starts
+    with, the wheel's by their mean (units).  Its exact mean over triggering screens is
+    ``p.trigger_control_mean`` (:func:`trigger_control_mean`)."""
+    persisting_expectations(p)
+    control = spins * p.spin_expect[E_MIXED]
+    if red:
+        control += p.spin_expect[E_WHEEL]
+    return control
+
+
+@njit(cache=True, _nrt=False)
+def trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional, start):
+    """Free spins, Persisting Wilds and Heidi's Wheel awards of the trigger now in ``p.wins``.
+
+    Returns (free spins, Hans spins, Bigger Mugs spins) awarded and whether it held a Red Heidi.  ``start``:
+    the base-game trigger that starts the feature (not a retrigger).  With
+    ``conditional``, zero-mean control variates go into ``adjust``: the start
+    control less its exact mean, and a wheel award's value less its mean over
+    the wheel (the award is drawn independently of everything before it); the
+    wheel's cash is replaced by its exact expectation.
+    """
+    spins, red = read_trigger(p, ma, s, counters)
+    hans = 0
+    mugs = 0
+    if conditional and start:
+        adjust[C_FREE] -= start_control(p, spins, red) - p.trigger_control_mean
+    if red:
+        cash = amounts[C_WHEEL_CASH]
+        extra, hans, mugs = heidis_wheel(p, rng, amounts, counters)
+        spins += extra
+        if conditional:
+            adjust[C_WHEEL_CASH] += p.wheel_cash_mean - (amounts[C_WHEEL_CASH] - cash)
+            mean = p.wheel_award_mean
+            adjust[C_FREE] -= award_value(p, extra - mean[0], hans - mean[1], mugs - mean[2])
+    return spins, hans, mugs, red
+
+
+@njit(cache=True, _nrt=False)
+def sample_start_controls(p, rng, stratum, amounts, counters, out):
+    """Fill ``out`` with :func:`start_control` of triggering screens drawn in ``stratum``: a check
+    on ``p.trigger_control_mean``.  ``amounts`` / ``counters``: scratch."""
+    for i in range(out.shape[0]):
+        s = sample_state(p.sampler_set_cum, p.sampler_cum, p.sampler_nxt, p.sampler_nwin, p.strat_code[stratum], rng, p.wins)
+        pay_windows(p.base, s, p.lines, p.scat, p.wins, p.counts, amounts, C_LINES, p.comp_scatter, 1)
+        amounts[C_LINES] = 0
+        for r in range(p.persist.shape[0]):
+            for row in range(p.persist.shape[1]):
+                p.persist[r, row] = False
+        p.spin_expect[E_STALE] = 1.0
+        spins, red = read_trigger(p, p.base, s, counters)
+        out[i] = start_control(p, spins, red)
+
+
+@njit(cache=True, _nrt=False)
+def spin_expectations(persist, reel_rows, cell_lines, line_mask, touched, wild_expect, hans_expect, wild_base, hans_base,
+                      kind_probability, award_mean, cash_mean, expect):
+    """Exact expected line pay (units) of a free spin given the Persisting Wilds.
+
+    Fills ``expect`` (``p.spin_expect``, see its layout at the top of the
+    module) and clears its ``[E_STALE]`` flag.  Only lines through a
+    Persisting Wild differ from the totals without any, so only those are
+    looked up.  (Arrays, not the parameter record: a compiled call copies its
+    arguments, and the record is large.)
+    """
+    n_touched = 0
+    free_cells = 0
+    for r in range(persist.shape[0]):
+        for row in range(reel_rows[r]):
+            if not persist[r, row]:
+                free_cells += 1
+                continue
+            for k in range(cell_lines.shape[2]):
+                l = cell_lines[r, row, k]
+                if l < 0:
+                    break
+                if line_mask[l] == 0:
+                    touched[n_touched] = l
+                    n_touched += 1
+                line_mask[l] |= 1 << r
+    for c in range(4):
+        table = wild_expect[c]
+        hans_table = hans_expect[c, free_cells]
+        total = wild_base[c]
+        hans_total = hans_base[c, free_cells]
+        for i in range(n_touched):
+            l = touched[i]
+            m = line_mask[l]
+            total += table[l, m] - table[l, 0]
+            hans_total += hans_table[l, m] - hans_table[l, 0]
+        expect[c] = total
+        expect[W_HANS_BIT + c] = hans_total
+    for i in range(n_touched):
+        line_mask[touched[i]] = 0
+    kp = kind_probability
+    for meters in range(0, 8, 2):  # the wheel meters' Hans / Bigger Mugs bits; the draw adds one kind
+        expect[E_MIXED + meters // 2] = (kp[F_NONE] * expect[meters] + kp[F_BEER] * expect[meters | W_BEER_BIT]
+                                         + kp[F_MUGS] * expect[meters | W_MUGS_BIT] + kp[F_HANS] * expect[meters | W_HANS_BIT])
+    plain = expect[E_MIXED]
+    mean = award_mean
+    expect[E_WHEEL] = (mean[0] * plain + mean[1] * (expect[E_MIXED + W_HANS_BIT // 2] - plain)
+                       + mean[2] * (expect[E_MIXED + W_MUGS_BIT // 2] - plain) + cash_mean)
+    expect[E_STALE] = 0.0
+
+
+@njit(cache=True, inline="always")
+def persisting_expectations(p):
+    """Bring ``p.spin_expect`` up to date with the Persisting Wilds (see :func:`spin_expectations`)."""
+    if p.spin_expect[E_STALE] != 0.0:
+        spin_expectations(p.persist, p.free.rows, p.cell_lines, p.line_mask, p.touched, p.wild_expect, p.hans_expect,
+                          p.wild_expect_base, p.hans_expect_base, p.fs_kind_probability, p.wheel_award_mean,
+                          p.wheel_cash_mean, p.spin_expect)
 
 
 @njit(cache=True, inline="always")
@@ -341,6 +491,222 @@ def _plain_free_spin_expectations(game: Game, mode: str, wild: str) -> np.ndarra
     sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
     total = sum(s.weight for s in sets)
     return sum(s.weight / total * expected_line_pays_with_wilds(game, s, automaton, wild) for s in sets)
+
+
+def free_spin_expectations(game: Game, line_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact E[line pay] (units) of a free spin by line and wild cells on the line, for every wild feature combination.
+
+    Returns ``(wild[c, line, mask], hans[c, free cells, line, mask])`` for
+    ``c`` = W_BEER_BIT | W_MUGS_BIT: without and with a Hans Spin, whose
+    wilds avoid the Persisting Wilds (so it depends on how many cells are free).
+    Features apply in the kernel's order (beer reels, Persisting Wilds, Hans, mugs);
+    each only adds wild cells, independently of the stops and of each other.
+    """
+    f = game.features
+    plain = _plain_free_spin_expectations(game, f["free_spins_mode"], f["wild_symbol"])
+    beer = whole_reels_distribution(_probabilities(game, f["beer_reels"], "reels"), game.reels)
+    mugs = square_overlays_distribution(line_rows, min(game.rows), _probabilities(game, f["mug_size"], "size"),
+                                        {min(n, MAX_MUGS): q for n, q in _probabilities(game, f["mug_count"], "mugs").items()})
+    hans = _probabilities(game, f["hans_wilds"], "wilds")
+    wild = np.zeros((4,) + plain.shape)
+    wild[0] = plain
+    wild[W_BEER_BIT] = mix_masks(plain, beer)
+    wild[W_MUGS_BIT] = mix_masks(plain, mugs)
+    wild[W_BEER_BIT | W_MUGS_BIT] = mix_masks(wild[W_BEER_BIT], mugs)
+    with_hans = np.stack([np.moveaxis(random_cells_expectations(w, hans, sum(game.rows)), 2, 0) for w in wild])
+    return wild, np.ascontiguousarray(with_hans)
+
+
+def mixed_free_spin_expectations(game: Game, wild: np.ndarray, hans: np.ndarray) -> np.ndarray:
+    """[meters, free cells, line, mask]: the expectations of :func:`free_spin_expectations` mixed over the
+    free-spin feature draw, for the wheel meters' features ``meters`` = (W_MUGS_BIT | W_HANS_BIT) // 2."""
+    kinds = {"none": 0, "beer_reels": W_BEER_BIT, "bigger_mugs": W_MUGS_BIT, "hans": W_HANS_BIT}
+    n_free = hans.shape[1]
+    combos = np.concatenate([np.broadcast_to(wild[:, None], (4, n_free) + wild.shape[1:]), hans])  # [bits, F, l, m]
+    out = np.zeros((4,) + combos.shape[1:])
+    for kind, q in _probabilities(game, game.features["free_spins_random_feature"], "feature").items():
+        for meters in range(0, 8, 2):
+            out[meters // 2] += float(q) * combos[meters | kinds[kind]]
+    return out
+
+
+@njit(cache=True)
+def _trigger_distribution(cls_count, cls_mask, cls_red, cls_prob, n_cls, line_row, trigger_count, max_count, n_cells):
+    """Distribution of (Heidis, Persisting Wild mask on the line, Persisting Wilds, Red Heidi) over triggering screens.
+
+    A reel extends the Heidi chain when it shows a Heidi; Purple Heidis on
+    chain reels become Persisting Wilds and a Red Heidi on a chain reel spins
+    the wheel.  Returns ``[count, mask, persisting, red]`` probabilities of
+    base screens whose chain holds at least ``trigger_count`` Heidis.
+    """
+    n_reels = n_cls.shape[0]
+    n_masks = 1 << n_reels
+    alive = np.zeros((max_count + 1, n_masks, n_cells + 1, 2))
+    out = np.zeros((max_count + 1, n_masks, n_cells + 1, 2))
+    alive[0, 0, 0, 0] = 1.0
+    for r in range(n_reels):
+        nxt = np.zeros_like(alive)
+        for c in range(max_count + 1):
+            for m in range(n_masks):
+                for k in range(n_cells + 1):
+                    for red in range(2):
+                        v = alive[c, m, k, red]
+                        if v == 0.0:
+                            continue
+                        for j in range(n_cls[r]):
+                            q = v * cls_prob[r, j]
+                            if cls_count[r, j] == 0:
+                                if c >= trigger_count:
+                                    out[c, m, k, red] += q  # the chain ends here
+                                continue
+                            cells = cls_mask[r, j]
+                            n_new = 0
+                            while cells:
+                                n_new += cells & 1
+                                cells >>= 1
+                            m2 = m | (((cls_mask[r, j] >> line_row[r]) & 1) << r)
+                            nxt[min(c + cls_count[r, j], max_count), m2, min(k + n_new, n_cells), max(red, cls_red[r, j])] += q
+        alive = nxt
+    for c in range(trigger_count, max_count + 1):
+        out[c] += alive[c]
+    return out
+
+
+def _heidi_classes(game: Game, strip_set) -> tuple:
+    """Each reel's windows merged by (Heidis, Purple Heidi rows as a bit mask, Red Heidi shown), with probabilities:
+    the arrays :func:`_trigger_distribution` reads."""
+    f = game.features
+    names = list(game.symbols)
+    g_heidi = list(game.scatters).index(f["heidi_scatter"])
+    purple, red = names.index(f["purple_heidi"]), names.index(f["red_heidi"])
+    classes = []
+    for win in strip_set_windows(game, strip_set):
+        merged: dict = {}
+        for w in range(len(win.weights)):
+            syms = win.symbols[w]
+            key = (int(win.counts[w, g_heidi]), int(sum(1 << row for row, sym in enumerate(syms) if sym == purple)),
+                   int(any(sym == red for sym in syms)))
+            merged[key] = merged.get(key, 0) + int(win.weights[w])
+        classes.append([(key, weight / win.total_weight) for key, weight in merged.items()])
+    width = max(len(c) for c in classes)
+    arrays = [np.zeros((game.reels, width), dtype=np.int64) for _ in range(3)] + [np.zeros((game.reels, width))]
+    for r, reel in enumerate(classes):
+        for j, ((count, mask, has_red), q) in enumerate(reel):
+            arrays[0][r, j], arrays[1][r, j], arrays[2][r, j], arrays[3][r, j] = count, mask, has_red, q
+    return (*arrays, np.array([len(c) for c in classes], dtype=np.int64))
+
+
+def trigger_moments(game: Game, strip_sets: list, award: np.ndarray, n_cells: int) -> np.ndarray:
+    """Per spin on ``strip_sets`` (mixed by weight): [P(trigger), E[free spins awarded], P(trigger with a Red Heidi)]."""
+    total_weight = sum(s.weight for s in strip_sets)
+    line_row = np.zeros(game.reels, dtype=np.int64)
+    out = np.zeros(3)
+    for strip_set in strip_sets:
+        dist = _trigger_distribution(*_heidi_classes(game, strip_set), line_row, int(game.features["trigger_count"]),
+                                     len(award) - 1, n_cells)
+        share = strip_set.weight / total_weight
+        out += share * np.array([dist.sum(), (award[:, None, None, None] * dist).sum(), dist[..., 1].sum()])
+    return out
+
+
+def trigger_control_mean(game: Game, strip_sets: list, line_rows: np.ndarray, mixed: np.ndarray, award: np.ndarray,
+                         award_mean: np.ndarray, cash_mean: float) -> tuple[float, float]:
+    """Exact E[start control | trigger] (units), the mean of :func:`start_control` over triggering screens,
+    and P(trigger).
+
+    The control values the feature a trigger starts at the Persisting Wilds it
+    leaves (awarded spins, plus the wheel's mean award and cash with a Red Heidi);
+    its mean over triggering screens comes from the exact distribution of
+    (Heidis, Persisting Wilds, Red Heidi) over the base strips.
+    """
+    trigger = int(game.features["trigger_count"])
+    max_count = len(award) - 1
+    n_cells = mixed.shape[1] - 1
+    free = n_cells - np.arange(n_cells + 1)  # free cells by Persisting Wilds
+    a = award[:, None, None]  # [count, 1, 1] against [mask, persisting] tables below
+    plain, mugs_m, hans_m = mixed[0], mixed[W_MUGS_BIT // 2], mixed[W_HANS_BIT // 2]
+    total_weight = sum(s.weight for s in strip_sets)
+    numerator = 0.0
+    probability = 0.0
+    for strip_set in strip_sets:
+        classes = _heidi_classes(game, strip_set)
+        share = strip_set.weight / total_weight
+        for l in range(len(line_rows)):
+            dist = _trigger_distribution(*classes, line_rows[l].astype(np.int64), trigger, max_count, n_cells)
+            table = plain[free, l].T  # [mask, persisting]
+            no_red = (a * table[None]) * dist[..., 0]
+            with_red = ((a + award_mean[0]) * table[None] + award_mean[1] * (hans_m[free, l].T - table)[None]
+                        + award_mean[2] * (mugs_m[free, l].T - table)[None]) * dist[..., 1]
+            numerator += share * float(no_red.sum() + with_red.sum())
+            if l == 0:
+                probability += share * float(dist.sum())
+                numerator += share * cash_mean * float(dist[..., 1].sum())
+    return (numerator / probability if probability > 0 else 0.0), probability
+
+
+def _cell_lines(line_rows: np.ndarray, n_rows: int) -> np.ndarray:
+    """[reel, row, k]: the lines through each cell, padded with -1."""
+    n_lines, n_reels = line_rows.shape
+    through = [[[l for l in range(n_lines) if line_rows[l, r] == row] for row in range(n_rows)] for r in range(n_reels)]
+    width = max(len(ls) for reel in through for ls in reel)
+    out = np.full((n_reels, n_rows, max(width, 1)), -1, dtype=np.int64)
+    for r in range(n_reels):
+        for row in range(n_rows):
+            out[r, row, :len(through[r][row])] = through[r][row]
+    return out
+
+
+def _probabilities(game: Game, table: str, field: str) -> dict:
+    """{value of ``field``: exact probability} of a weighted table."""
+    t = game.tables[table]
+    total = sum(t.weights)
+    out: dict = {}
+    for entry, weight in zip(t.entries, t.weights):
+        out[entry[field]] = out.get(entry[field], 0) + Fraction(weight, total)
+    return out
+
+
+def wheel_cash_expectation(wheel) -> Fraction:
+    """Exact expected cash (x bet multiplier) of one Heidi's Wheel award.
+
+    Cash spins again and a won cash value cannot come again, so the expectation
+    runs over the sets of cash values already won.
+    """
+    segments = [(e["award"], Fraction(str(e.get("value", 0))), int(w)) for e, w in zip(wheel.entries, wheel.weights)]
+    memo: dict = {}
+
+    def expect(won: frozenset) -> Fraction:
+        if won not in memo:
+            open_ = [(kind, value, w) for kind, value, w in segments if w > 0 and not (kind == "cash" and value in won)]
+            total = sum(w for _, _, w in open_)
+            memo[won] = sum((Fraction(w, total) * (value + expect(won | {value})) for kind, value, w in open_ if kind == "cash"),
+                            Fraction(0))
+        return memo[won]
+
+    return expect(frozenset())
+
+
+def wheel_award_means(wheel) -> np.ndarray:
+    """Mean (extra free spins, Hans spins, Bigger Mugs spins) of one Heidi's Wheel award.
+
+    The award ends on a segment that is not cash; which one does not depend on
+    the cash won before it, so it is drawn in proportion to the weights of the
+    segments that are not cash.
+    """
+    total = sum(w for e, w in zip(wheel.entries, wheel.weights) if e["award"] != "cash")
+    out = np.zeros(3)
+    for e, w in zip(wheel.entries, wheel.weights):
+        q = w / total
+        if e["award"] == "free_spins":
+            out[0] += q * e["value"]
+        elif e["award"] == "hans":
+            out[1] += q * e["value"]
+        elif e["award"] == "mugs":
+            out[2] += q * e["value"]
+        elif e["award"] == "mugs_and_hans":
+            out[1] += q * 3
+            out[2] += q * 2
+    return out
 
 
 def jackpot_tiers(game: Game) -> tuple:
@@ -394,6 +760,10 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     wheel_kind = np.array([wheel_codes[e["award"]] for e in wheel.entries], dtype=np.int64)
     wheel_value = np.array([unit(e.get("value", 0)) if e["award"] == "cash" else int(e.get("value", 0)) for e in wheel.entries],
                            dtype=np.int64)
+    wild_expect, hans_expect = free_spin_expectations(game, lines.rows)
+    fs_kinds = {}
+    for kind, q in _probabilities(game, f["free_spins_random_feature"], "feature").items():
+        fs_kinds[kinds[kind]] = fs_kinds.get(kinds[kind], 0) + q
     award_map = {int(k): int(v) for k, v in f["free_spins_award"].items()}
     top = max(award_map)
     award = np.zeros(max(top, 4 * game.reels) + 1, dtype=np.int64)
@@ -422,6 +792,10 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
             strata.append(Stratum(f"{state}+{label}", p_state * p_feature.get(kind, Fraction(0))))
             codes.append(code)
             feats.append(kind)
+    award_means = wheel_award_means(wheel)
+    cash_mean = float(wheel_cash_expectation(wheel)) * float(unit(1))
+    control_mean, _ = trigger_control_mean(game, base_sets, lines.rows, mixed_free_spin_expectations(game, wild_expect, hans_expect),
+                                           award, award_means, cash_mean)
     params = BierHausParams(
         base=compile_mode(game, "base", lines),
         free=compile_mode(game, f["free_spins_mode"], lines),
@@ -463,8 +837,20 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         cap_units=np.int64(cap_units),
         cost_units=np.int64(scale.cost_units),
         trigger_set=np.zeros(1, dtype=np.int64),
-        line_expect=_plain_free_spin_expectations(game, f["free_spins_mode"], f["wild_symbol"]),
-        plain_expect=np.zeros(2),
+        wild_expect=wild_expect,
+        hans_expect=hans_expect,
+        wild_expect_base=wild_expect[:, :, 0].sum(axis=1),
+        hans_expect_base=hans_expect[:, :, :, 0].sum(axis=2),
+        fs_kind_probability=np.array([float(fs_kinds.get(k, 0)) for k in (F_NONE, F_BEER, F_MUGS, F_HANS)]),
+        spin_expect=np.zeros(14),
+        cell_lines=_cell_lines(lines.rows, rows),
+        line_mask=np.zeros(len(lines.rows), dtype=np.int64),
+        touched=np.zeros(len(lines.rows), dtype=np.int64),
+        wheel_award_mean=award_means,
+        trigger_control_mean=control_mean,
+        retrigger_mean=trigger_moments(game, [s for s in game.strip_sets_for(f["free_spins_mode"]) if s.weight > 0], award,
+                                       sum(game.rows)),
+        wheel_cash_mean=cash_mean,
         strat_code=np.asarray(codes, dtype=np.int64),
         strat_feature=np.asarray(feats, dtype=np.int64),
         sampler_set_cum=sampler.arrays[0],

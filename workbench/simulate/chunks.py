@@ -35,7 +35,8 @@ Accumulators = namedtuple(
     "Accumulators",
     [
         "amounts",  # int64[n_comp] what the current round pays, by component (units)
-        "adjust",  # float64[n_comp] Rao-Blackwell adjustments of the current round (conditional mode)
+        "adjust",  # float64[n_comp] zero-mean adjustments of the current round (conditional mode only)
+        "adjusting",  # bool[1] conditional mode: adjustments may be set (end to end they are never read)
         "events",  # int64[n_counters] events of the chunk so far
         "is_exact",  # bool[n_comp] components paid by the unmodified base screen
         "is_info",  # bool[n_comp] informational components (not part of the round total)
@@ -57,14 +58,14 @@ Accumulators = namedtuple(
 def record_round(acc):
     """Add one round's amounts into the chunk statistics and clear them for the next round.
 
-    R is the round total, B what the unmodified base screen pays.  Games may
-    add *adjustments* (``acc.adjust``): zero-mean corrections that replace a
-    realized amount by its exact conditional expectation (Rao-Blackwell), used
-    only for the estimate of the mean extra win ``X``; hit counts, extremes
-    and the win distribution always use the realized amounts.
+    R is the round total, B what the unmodified base screen pays.  In
+    conditional mode (a stratum, ``acc.adjusting``) games may add
+    *adjustments* (``acc.adjust``): zero-mean corrections (Rao-Blackwell,
+    control variates), used only for the estimate of the mean extra win
+    ``X``; hit counts, extremes and the win distribution always use the
+    realized amounts.  End to end, adjustments are never read.
     """
     amounts = acc.amounts
-    adjust = acc.adjust
     is_info = acc.is_info
     is_exact = acc.is_exact
     comp_sum = acc.comp_sum
@@ -75,23 +76,37 @@ def record_round(acc):
     r = 0
     b = 0
     x_adj = 0.0
-    for k in range(amounts.shape[0]):
-        a = amounts[k]
-        d = adjust[k]
-        if a != 0 or d != 0.0:
-            comp_sum[k] += a
-            v = float(a) + d
-            comp_sq[k] += v * v
-            if not is_info[k]:
-                r += a
-                if is_exact[k]:
-                    b += a
-            amounts[k] = 0
-        if d != 0.0:
-            acc.comp_adj[k] += d
-            if not is_info[k] and not is_exact[k]:
-                x_adj += d
-            adjust[k] = 0.0
+    if acc.adjusting[0]:
+        adjust = acc.adjust
+        for k in range(amounts.shape[0]):
+            a = amounts[k]
+            d = adjust[k]
+            if a != 0 or d != 0.0:
+                comp_sum[k] += a
+                v = float(a) + d
+                comp_sq[k] += v * v
+                if not is_info[k]:
+                    r += a
+                    if is_exact[k]:
+                        b += a
+                amounts[k] = 0
+            if d != 0.0:
+                acc.comp_adj[k] += d
+                if not is_info[k] and not is_exact[k]:
+                    x_adj += d
+                adjust[k] = 0.0
+    else:
+        for k in range(amounts.shape[0]):
+            a = amounts[k]
+            if a != 0:
+                comp_sum[k] += a
+                v = float(a)
+                comp_sq[k] += v * v
+                if not is_info[k]:
+                    r += a
+                    if is_exact[k]:
+                        b += a
+                amounts[k] = 0
     totals[0] += 1
     totals[1] += r
     totals[2] += b
@@ -214,6 +229,7 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1) -> Chun
     acc = Accumulators(
         amounts=np.zeros(n_comp, dtype=np.int64),
         adjust=np.zeros(n_comp),
+        adjusting=np.array([stratum >= 0]),
         events=np.zeros(len(model.counters), dtype=np.int64),
         is_exact=is_exact,
         is_info=is_info,

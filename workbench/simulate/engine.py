@@ -156,10 +156,12 @@ class JobRunner:
 
     def close(self) -> None:
         if self._pool is not None:
-            for proc in list(getattr(self._pool, "_processes", {}).values()):
-                if proc.is_alive():
-                    proc.terminate()
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            if self.interrupted:  # stop the chunks still running at once
+                for proc in list(getattr(self._pool, "_processes", {}).values()):
+                    if proc.is_alive():
+                        proc.terminate()
+            # wait for the pool's manager thread: left running, it writes to a closed pipe at exit
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self._client is not None:
             self._client.close()

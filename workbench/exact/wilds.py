@@ -1,0 +1,117 @@
+"""Exact expected line pays when random wild features add wilds to a screen.
+
+A line crosses one cell per reel, so the wild cells on a line are a bitmask
+(bit ``r`` = the line's cell on reel ``r`` is wild).
+:func:`~workbench.exact.lines.expected_line_pays_with_wilds` gives
+``line_expect[l, mask]``: the exact expected pay of line ``l`` over a strip
+set's stops when the cells in ``mask`` are wild.  A random wild feature
+(reels turning wild, square overlays, wilds at random cells) only changes
+*which* cells are wild, independently of the stops, so its expected pay given
+the cells already wild (``fixed``, e.g. persisting wilds) is a mix of
+``line_expect`` entries weighted by the feature's exact distribution of
+added-wild masks on the line.  Every table here is exact up to float rounding.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+
+def _or_table(n_reels: int) -> np.ndarray:
+    masks = np.arange(1 << n_reels)
+    return masks[:, None] | masks[None, :]
+
+
+def mix_masks(line_expect: np.ndarray, added: np.ndarray) -> np.ndarray:
+    """E[pay of line l | cells ``fixed`` wild, feature adds wilds] for every line and ``fixed`` mask.
+
+    ``added[l, b]`` (or ``added[b]`` for every line alike) is the probability
+    that the feature makes exactly the cells in ``b`` wild on line ``l``.
+    Returns ``[l, fixed]`` in the units of ``line_expect``.
+    """
+    n_masks = line_expect.shape[1]
+    added = np.broadcast_to(added, line_expect.shape)
+    union = _or_table(n_masks.bit_length() - 1)  # [fixed, b]
+    return np.einsum("lfb,lb->lf", line_expect[:, union], added)
+
+
+def whole_reels_distribution(count_probs: dict, n_reels: int) -> np.ndarray:
+    """Mask distribution of ``k`` distinct reels chosen uniformly, ``k`` drawn from ``count_probs``."""
+    out = np.zeros(1 << n_reels)
+    masks = np.arange(1 << n_reels)
+    sizes = np.array([bin(m).count("1") for m in masks])
+    for k, p in count_probs.items():
+        k = min(int(k), n_reels)
+        out[sizes == k] += float(p) / comb(n_reels, k)
+    return out
+
+
+def square_overlays_distribution(line_rows: np.ndarray, n_rows: int, size_probs: dict, count_probs: dict) -> np.ndarray:
+    """Mask distribution on every line of ``n`` square overlays (sizes i.i.d.) at uniform positions.
+
+    A size-``s`` overlay covers ``s`` reels x ``s`` rows fully inside the grid;
+    overlays may overlap.  ``n`` is drawn from ``count_probs``, each size from
+    ``size_probs``.  Returns ``[line, mask]``.
+    """
+    n_lines, n_reels = line_rows.shape
+    n_masks = 1 << n_reels
+    one = np.zeros((n_lines, n_masks))
+    for s, p_size in size_probs.items():
+        s = int(s)
+        if s <= 0 or s > n_reels or s > n_rows:
+            one[:, 0] += float(p_size)  # the kernel skips overlays that do not fit
+            continue
+        spots = (n_reels - s + 1) * (n_rows - s + 1)
+        for left in range(n_reels - s + 1):
+            for top in range(n_rows - s + 1):
+                inside = (line_rows >= top) & (line_rows < top + s)
+                inside[:, :left] = False
+                inside[:, left + s:] = False
+                mask = (inside * (1 << np.arange(n_reels))).sum(axis=1)
+                one[np.arange(n_lines), mask] += float(p_size) / spots
+    union = _or_table(n_reels)
+    out = np.zeros((n_lines, n_masks))
+    for n, p_count in count_probs.items():
+        dist = np.zeros((n_lines, n_masks))
+        dist[:, 0] = 1.0
+        for _ in range(int(n)):
+            nxt = np.zeros((n_lines, n_masks))
+            for a in range(n_masks):
+                np.add.at(nxt, (slice(None), union[a]), dist[:, a:a + 1] * one)
+            dist = nxt
+        out += float(p_count) * dist
+    return out
+
+
+def random_cells_expectations(line_expect: np.ndarray, count_probs: dict, n_cells: int) -> np.ndarray:
+    """E[pay of line l | ``fixed`` wild, ``n`` wilds on distinct uniform cells that are not already wild].
+
+    ``n`` is drawn from ``count_probs`` (at most the free cells are filled).
+    The answer depends on how many cells of the whole grid are free, so the
+    result is ``[l, fixed, free_cells]`` for 0..``n_cells`` free cells
+    (entries impossible for a mask, fewer free cells than on the line, are 0).
+    """
+    n_lines, n_masks = line_expect.shape
+    n_reels = n_masks.bit_length() - 1
+    masks = np.arange(n_masks)
+    sizes = np.array([bin(m).count("1") for m in masks])
+    # mean[l, fixed, j]: line pay averaged over the j-subsets of the line's free cells
+    mean = np.zeros((n_lines, n_masks, n_reels + 1))
+    for fixed in range(n_masks):
+        subsets = masks[(masks & fixed) == 0]
+        for j in range(n_reels + 1):
+            chosen = subsets[sizes[subsets] == j]
+            if len(chosen):
+                mean[:, fixed, j] = line_expect[:, fixed | chosen].mean(axis=1)
+    # hyper[f, F, j]: P(j of the line's f free cells get a wild | F free cells in the grid)
+    hyper = np.zeros((n_reels + 1, n_cells + 1, n_reels + 1))
+    for f in range(n_reels + 1):
+        for free in range(f, n_cells + 1):
+            for n, p in count_probs.items():
+                c = min(int(n), free)
+                for j in range(min(f, c) + 1):
+                    hyper[f, free, j] += float(p) * comb(f, j) * comb(free - f, c - j) / comb(free, c)
+    line_free = n_reels - sizes  # free cells on the line for each fixed mask
+    return np.einsum("lmj,mFj->lmF", mean, hyper[line_free])
