@@ -32,7 +32,7 @@ from ..exact.spin import ADJACENT, ANYWHERE, update_code
 from ..model import Game
 from .rng import bounded, weighted_index
 
-PREFIX_BUDGET = 1 << 16  # window combinations held in a prefix table (small enough to stay in the CPU cache)
+PREFIX_BUDGET = 1 << 18  # window combinations held in a prefix table (a few MB at most: it stays in the CPU cache)
 VIRTUAL_STOPS_MAX = 1 << 22  # weighted strips are expanded into virtual reels up to this size
 
 ModeArrays = namedtuple(
@@ -52,8 +52,9 @@ ModeArrays = namedtuple(
         "prefix_reels",  # int64[n_sets] reels covered by the prefix table
         "prefix_mult",  # int64[n_sets, n_reels] mixed-radix multipliers of the prefix index
         "pre_info",  # int32[n_sets, max_prefix + 1, 2]: pay decided on the prefix reels, start of its live lines
-        "pre_line",  # int32[n_sets, max_nnz] undecided lines after the prefix
-        "pre_state",  # int32[n_sets, max_nnz] their automaton states
+        "pre_live",  # int32[n_sets, max_nnz] each line still undecided after the prefix, packed:
+        #              automaton state << row_bits x (reels after the prefix) | its row on each of those reels
+        "row_bits",  # int64: bits per row in pre_live
     ],
 )
 
@@ -153,13 +154,20 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         raise SimulationError(f"{game.name}: prefix pays too large for the simulator's tables")
     # pay and first live line side by side: one cache line per spin
     pre_info = np.zeros((n_sets, max_prefix + 1, 2), dtype=np.int32)
-    pre_line = np.zeros((n_sets, max_nnz), dtype=np.int32)
-    pre_state = np.zeros((n_sets, max_nnz), dtype=np.int32)
+    # a live line's state and its rows on the remaining reels in one integer: one read per line
+    row_bits = max(1, (max(game.rows) - 1).bit_length())
+    pre_live = np.zeros((n_sets, max_nnz), dtype=np.int32)
     for k, (_, _, paid, ptr, line, state) in enumerate(prefixes):
         pre_info[k, : len(paid), 0] = paid
         pre_info[k, : len(ptr), 1] = ptr
-        pre_line[k, : len(line)] = line
-        pre_state[k, : len(state)] = state
+        k_reels = prefixes[k][0]
+        shift = row_bits * (n - k_reels)
+        if len(state) and int(state.max()) >= 1 << (31 - shift):
+            raise SimulationError(f"{game.name}: too many line states for the simulator's packed tables")
+        packed = state.astype(np.int64) << shift
+        for i in range(k_reels, n):
+            packed |= lines.rows[line, i] << (row_bits * (i - k_reels))
+        pre_live[k, : len(state)] = packed
     # the counts of up to 8 "anywhere" groups packed in one integer: one addition per reel counts them all
     anywhere = [g for g, grp in enumerate(game.scatters.values()) if grp.counting == "anywhere"][:8]
     packable = int(win_cnt.max(initial=0)) * n < 256
@@ -182,8 +190,8 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         prefix_reels=np.array([p[0] for p in prefixes], dtype=np.int64),
         prefix_mult=np.array([p[1] for p in prefixes], dtype=np.int64).reshape(n_sets, n),
         pre_info=pre_info,
-        pre_line=pre_line,
-        pre_state=pre_state,
+        pre_live=pre_live,
+        row_bits=np.int64(row_bits),
     )
 
 
@@ -300,9 +308,9 @@ def line_pay_windows(ma, s, la, wins):
     k = ma.prefix_reels[s]
     mult = ma.prefix_mult
     pre_info = ma.pre_info
-    pre_line = ma.pre_line
-    pre_state = ma.pre_state
-    rows = la.rows
+    pre_live = ma.pre_live
+    bits = ma.row_bits
+    row_mask = (1 << bits) - 1
     step = la.step
     n_reels = wins.shape[0]
     p = 0
@@ -314,11 +322,12 @@ def line_pay_windows(ma, s, la, wins):
     if start == end:
         return total
     win_sym = ma.win_sym
+    shift = bits * (n_reels - k)
     for j in range(start, end):
-        l = pre_line[s, j]
-        st = np.int64(pre_state[s, j])
+        packed = np.int64(pre_live[s, j])
+        st = packed >> shift
         for i in range(k, n_reels):
-            code = step[st, win_sym[s, i, wins[i], rows[l, i]]]
+            code = step[st, win_sym[s, i, wins[i], (packed >> (bits * (i - k))) & row_mask]]
             total += code >> 32
             if code & 1 == 0:
                 break
