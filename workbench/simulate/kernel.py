@@ -32,7 +32,8 @@ from ..exact.spin import ADJACENT, ANYWHERE, update_code
 from ..model import Game
 from .rng import bounded, weighted_index
 
-PREFIX_BUDGET = 1 << 18  # window combinations held in a prefix table (a few MB at most: it stays in the CPU cache)
+PREFIX_BUDGET = 1 << 18  # window combinations in the base game's prefix table (a few MB: it stays in the CPU cache)
+FEATURE_PREFIX_BUDGET = 1 << 16  # the same for other modes: rarer, so they should not push the base tables out
 VIRTUAL_STOPS_MAX = 1 << 22  # weighted strips are expanded into virtual reels up to this size
 
 ModeArrays = namedtuple(
@@ -97,7 +98,8 @@ def scatter_arrays(game: Game) -> ScatterArrays:
     return ScatterArrays(mode, np.array(caps, dtype=np.int64).reshape(len(groups)), pays)
 
 
-def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_prefix: bool = True) -> ModeArrays:
+def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_prefix: bool = True,
+                       prefix_budget: int = PREFIX_BUDGET) -> ModeArrays:
     """Numeric form of ``strip_sets`` (chosen by their weights) for the simulator."""
     if not strip_sets:
         raise SimulationError(f"{game.name}: no strip set to compile")
@@ -138,7 +140,7 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
             win_cnt[k, i, : len(win.weights)] = win.counts
         reels_in_prefix, size = 0, 1
         if with_prefix:
-            while reels_in_prefix < n - 1 and size * n_windows[k, reels_in_prefix] <= PREFIX_BUDGET:
+            while reels_in_prefix < n - 1 and size * n_windows[k, reels_in_prefix] <= prefix_budget:
                 size *= int(n_windows[k, reels_in_prefix])
                 reels_in_prefix += 1
         mult = np.zeros(n, dtype=np.int64)
@@ -207,7 +209,7 @@ def compile_mode(game: Game, mode: str, lines: LineArrays) -> ModeArrays:
     sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
     if not sets:
         raise SimulationError(f"{game.name}: no strip set has mode {mode!r}")
-    return compile_strip_sets(game, sets, lines)
+    return compile_strip_sets(game, sets, lines, prefix_budget=PREFIX_BUDGET if mode == "base" else FEATURE_PREFIX_BUDGET)
 
 
 def scatter_components(game: Game, components: list) -> np.ndarray:
