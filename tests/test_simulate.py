@@ -15,8 +15,9 @@ from numba import njit
 
 from workbench import load_game, par
 from workbench.errors import SimulationError
-from workbench.simulate import engine, estimate_rtp, simulate
+from workbench.simulate import engine, estimate_rtp, round_model, simulate
 from workbench.simulate.jackpots import analytic_rtp, reseed_balance, simulate_jackpots
+from workbench.simulate.kernel import count_groups, quiet_check, screen_is_quiet, spin_windows
 from workbench.simulate.model import JackpotTier
 from workbench.simulate.rng import bounded, chunk_generator, generator_state, next_uint32, next_uint64, uniform
 
@@ -242,3 +243,29 @@ def test_bucket_lookup_table_agrees_with_the_bucket_search(cost_units):
     assert len(lut) == min(1 << 16, 1000 * cost_units + 1)
     for win in range(1, len(lut)):
         assert lut[win] == _bucket(edges, win), win
+
+
+def test_a_quiet_screen_is_one_where_no_scatter_reaches_a_paying_or_triggering_count():
+    game = load_game("super_10_stars")
+    p = round_model(game).params
+    groups = list(game.scatters)
+    triggers = {groups.index("WHEEL"): 3, groups.index("BONUS"): 3, groups.index("SUPER7"): 1, groups.index("SUPER10"): 1}
+    bias, mask = quiet_check(game, p.scat, triggers)
+    # GOLD and SILVER pay from 3, BONUS from 1, WHEEL triggers at 3, SUPER7 and SUPER10 at 1
+    thresholds = [3, 3, 1, 3, 1, 1]
+    rng = chunk_generator(9, 0)
+    state = generator_state(rng)
+    counts = np.zeros(len(groups), dtype=np.int64)
+    wins = np.zeros(game.reels, dtype=np.int64)
+    seen = {True: 0, False: 0}
+    for s in (0, 1):  # both base strip sets
+        for _ in range(20_000):
+            spin_windows(p.base, s, state, wins)
+            count_groups(p.base, s, p.scat, wins, counts, -1)
+            quiet = screen_is_quiet(p.base, s, wins, bias, mask)
+            assert quiet == all(c < t for c, t in zip(counts, thresholds)), (counts, quiet)
+            seen[bool(quiet)] += 1
+    assert seen[True] > 0 and seen[False] > 0
+    # a group counted on adjacent reels cannot be read from the packed counts: never quiet
+    bier_haus = load_game("bier_haus_oktober_fest")
+    assert quiet_check(bier_haus, round_model(bier_haus).params.scat, {}) == (0, 0)

@@ -31,7 +31,7 @@ from numba import njit
 from ..exact import pay_scale
 from ..model import Game
 from ..simulate.blocks import draw_table, expand_reel, pay_screen, pay_windows
-from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.chunks import finish_chunk, record_round, record_single
 from ..simulate.conditional import build_state_sampler, sample_state
 from ..simulate.kernel import (
     choose_set,
@@ -40,7 +40,9 @@ from ..simulate.kernel import (
     fill_screen,
     line_arrays,
     line_pay_windows,
+    quiet_check,
     scatter_arrays,
+    screen_is_quiet,
     scatter_pay,
     spin_reel,
     spin_windows,
@@ -101,7 +103,7 @@ Super10Params = namedtuple(
         "wheel_cum", "wheel_value", "s10_cum", "s10_award", "s10_value", "s10_spins",
         "frenzy_cum", "frenzy_colour", "frenzy_mult", "frenzy_limit", "frenzy_choice",
         "bonus_cum", "bonus_spins", "bonus_mult", "max_free_spins",
-        "line_bet_units", "cost_units", "sampler_set_cum", "sampler_cum", "sampler_nxt", "sampler_nwin",
+        "line_bet_units", "cost_units", "quiet_bias", "quiet_mask", "sampler_set_cum", "sampler_cum", "sampler_nxt", "sampler_nwin",
     ],
 )
 
@@ -152,6 +154,10 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
         spin_windows(base, s, rng, wins)
     else:
         s = sample_state(p.sampler_set_cum, p.sampler_cum, p.sampler_nxt, p.sampler_nwin, stratum, rng, wins)
+    if screen_is_quiet(base, s, wins, p.quiet_bias, p.quiet_mask):
+        # most spins: no scatter pays and nothing triggers, so only the lines are needed
+        amounts[C_LINES] += line_pay_windows(base, s, p.lines, wins)
+        return C_LINES
     counts = p.counts
     pay_windows(base, s, p.lines, p.scat, wins, counts, amounts, C_LINES, p.comp_scatter, 1)
     n_bonus = counts[p.g_bonus]
@@ -200,13 +206,16 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
         counters[K_FREE] += 1
         entry = draw_table(p.bonus_cum, rng)
         free_spins(p, p.free, rng, p.bonus_spins[entry], p.bonus_mult[entry], True, amounts, counters, C_FREE, p.comp_free)
+    return -1
 
 
 @njit(cache=True, _nrt=False)
 def run_chunk(params, rng, n_rounds, stratum, acc, counters):
     for _ in range(n_rounds):
-        play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
-        record_round(acc)
+        if play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum) == C_LINES:
+            record_single(acc, C_LINES)  # a quiet spin: only the lines paid
+        else:
+            record_round(acc)
     finish_chunk(acc.events, counters)
 
 
@@ -236,12 +245,14 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         return "+".join(fired) if fired else None
 
     sampler = build_state_sampler(game, base_sets, [(g, need) for g, need in trig.values()], classify, names)
+    scat = scatter_arrays(game)
+    quiet_bias, quiet_mask = quiet_check(game, scat, {groups.index(g): int(need) for g, need in trig.values()})
     params = Super10Params(
         base=compile_mode(game, "base", lines),
         free=compile_mode(game, f["free_spins_mode"], lines),
         s10free=compile_mode(game, f["super10_free_spins_mode"], lines),
         lines=lines,
-        scat=scatter_arrays(game),
+        scat=scat,
         comp_scatter=comp_scatter,
         comp_free=np.where(comp_scatter >= 0, C_FREE, -1).astype(np.int64),
         comp_s10free=np.where(comp_scatter >= 0, C_S10_FREE, -1).astype(np.int64),
@@ -273,6 +284,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         max_free_spins=np.int64(f["max_free_spins"]),
         line_bet_units=np.int64(scale.units(game.bet.credits(1, "line_bet"))),
         cost_units=np.int64(scale.cost_units),
+        quiet_bias=quiet_bias,
+        quiet_mask=quiet_mask,
         sampler_set_cum=sampler.arrays[0],
         sampler_cum=sampler.arrays[1],
         sampler_nxt=sampler.arrays[2],

@@ -55,6 +55,58 @@ Accumulators = namedtuple(
 
 
 @njit(cache=True, inline="always")
+def _add_round(acc, r, b, x_adj):
+    """Add a round with total ``r``, base-screen part ``b`` and adjustments ``x_adj`` to the chunk sums."""
+    totals = acc.totals
+    squares = acc.squares
+    maxwin = acc.maxwin
+    totals[0] += 1
+    totals[1] += r
+    totals[2] += b
+    if r > 0:
+        totals[3] += 1
+        lut = acc.bucket_lut
+        acc.hist[lut[r] if r < lut.shape[0] else _bucket(acc.edges_units, r)] += 1
+    if b > 0:
+        totals[4] += 1
+    x = r - b
+    totals[5] += x
+    fr = float(r)
+    fb = float(b)
+    squares[0] += fr * fr
+    squares[1] += fb * fb
+    squares[2] += float(x) * float(x)
+    xa = float(x) + x_adj
+    acc.extra[0] += xa
+    acc.extra[1] += xa * xa
+    if r > maxwin[0]:
+        maxwin[0] = r
+        maxwin[1] = 1
+    elif r == maxwin[0] and r > 0:
+        maxwin[1] += 1
+
+
+@njit(cache=True, inline="always")
+def record_single(acc, k):
+    """:func:`record_round` for a round that paid (if anything) component ``k`` only, with no
+    adjustments: games return such a ``k`` from their commonest path to skip the component loop."""
+    amounts = acc.amounts
+    a = amounts[k]
+    r = 0
+    b = 0
+    if a != 0:
+        acc.comp_sum[k] += a
+        v = float(a)
+        acc.comp_sq[k] += v * v
+        amounts[k] = 0
+        if not acc.is_info[k]:
+            r = a
+            if acc.is_exact[k]:
+                b = a
+    _add_round(acc, r, b, 0.0)
+
+
+@njit(cache=True, inline="always")
 def record_round(acc):
     """Add one round's amounts into the chunk statistics and clear them for the next round.
 
@@ -70,9 +122,6 @@ def record_round(acc):
     is_exact = acc.is_exact
     comp_sum = acc.comp_sum
     comp_sq = acc.comp_sq
-    totals = acc.totals
-    squares = acc.squares
-    maxwin = acc.maxwin
     r = 0
     b = 0
     x_adj = 0.0
@@ -107,30 +156,7 @@ def record_round(acc):
                     if is_exact[k]:
                         b += a
                 amounts[k] = 0
-    totals[0] += 1
-    totals[1] += r
-    totals[2] += b
-    if r > 0:
-        totals[3] += 1
-        lut = acc.bucket_lut
-        acc.hist[lut[r] if r < lut.shape[0] else _bucket(acc.edges_units, r)] += 1
-    if b > 0:
-        totals[4] += 1
-    x = r - b
-    totals[5] += x
-    fr = float(r)
-    fb = float(b)
-    squares[0] += fr * fr
-    squares[1] += fb * fb
-    squares[2] += float(x) * float(x)
-    xa = float(x) + x_adj
-    acc.extra[0] += xa
-    acc.extra[1] += xa * xa
-    if r > maxwin[0]:
-        maxwin[0] = r
-        maxwin[1] = 1
-    elif r == maxwin[0] and r > 0:
-        maxwin[1] += 1
+    _add_round(acc, r, b, x_adj)
 
 
 # Every game module defines its chunk loop with this exact shape (see
@@ -149,6 +175,9 @@ def record_round(acc):
 #           play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
 #           record_round(acc)
 #       finish_chunk(acc.events, counters)
+#
+# A game whose commonest round pays one component only may have ``play_round``
+# say so and call ``record_single(acc, k)`` for it instead (see super_10_stars.py).
 
 
 @njit(cache=True, inline="always")

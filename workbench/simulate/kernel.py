@@ -415,6 +415,42 @@ def count_groups(ma, s, sc, wins, counts, skip_reel):
             counts[g] = c
 
 
+def quiet_check(game: Game, scat: ScatterArrays, triggers: dict) -> tuple[np.int64, np.int64]:
+    """``(bias, mask)`` for :func:`screen_is_quiet`: a screen is quiet when no scatter group
+    reaches a count that pays or that ``triggers`` ({group index: count needed}) acts on.
+
+    Works on the packed "anywhere" counts: with each group's byte biased by
+    128 - threshold, one addition sets a byte's top bit exactly when its
+    group reaches its threshold.  ``mask`` is 0 (never quiet) when some group
+    is counted on adjacent reels or beyond the 8 packed slots.
+    """
+    groups = list(game.scatters.values())
+    anywhere = [g for g, grp in enumerate(groups) if grp.counting == "anywhere"]
+    if len(anywhere) != len(groups) or len(groups) > 8:
+        return np.int64(0), np.int64(0)
+    bias = mask = 0
+    for slot, g in enumerate(anywhere):
+        paying = [c for c in range(scat.pays.shape[1]) if scat.pays[g, c] > 0]
+        needed = [c for c in paying[:1] + [triggers.get(g, 128)]]
+        threshold = max(0, min(min(needed), 128))
+        bias |= (128 - threshold) << (8 * slot)
+        mask |= 0x80 << (8 * slot)
+    return np.int64(bias), np.int64(mask)
+
+
+@njit(cache=True, inline="always")
+def screen_is_quiet(ma, s, wins, bias, mask):
+    """Whether no scatter group reaches a paying or triggering count (see :func:`quiet_check`);
+    then the screen pays its lines only.  False whenever it cannot tell."""
+    packed = ma.win_packed
+    if mask == 0 or packed.shape[2] == 0:
+        return False
+    total = 0
+    for r in range(wins.shape[0]):
+        total += packed[s, r, wins[r]]
+    return ((total + bias) & mask) == 0
+
+
 @njit(cache=True, inline="always")
 def scatter_pay(sc, g, count):
     return sc.pays[g, min(count, sc.cap[g])]
