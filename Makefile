@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# compile the shipped games' code once now, so the first editor or report run starts at once
+	$(BIN)/workbench warm --all
 	touch $(STAMP)
 
 test: $(STAMP)

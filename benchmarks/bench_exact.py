@@ -20,7 +20,7 @@ from benchgames import line_game_text  # noqa: E402
 import numba  # noqa: E402
 
 from workbench.exact import par  # noqa: E402
-from workbench.reelset import loads_game  # noqa: E402
+from workbench.io import loads_game  # noqa: E402
 
 
 def time_par(text: str, repeats: int) -> dict:

@@ -16,6 +16,6 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def classic():
-    from workbench.reelset import load_game
+    from workbench.io import load_game
 
     return load_game("classic_tens")

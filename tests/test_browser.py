@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from workbench import load_game, par, validate_file
-from workbench.reelset import reelsets_dir
+from workbench.io import reelsets_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

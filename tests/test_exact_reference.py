@@ -10,10 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from randomgames import random_game_text
 from workbench import reference
 from workbench.exact import par, pay_scale, strip_set_windows
-from workbench.exact.lines import combination_counts, line_state_counts
-from workbench.exact.par import analyse_strip_set, line_automaton
+from workbench.pays.lines import combination_counts, line_state_counts
+from workbench.exact.par import analyse_strip_set
+from workbench.pays.lines import line_automaton
 from workbench.exact.windows import row_symbol_weights
-from workbench.reelset import loads_game
+from workbench.io import loads_game
 
 SETTINGS = settings(max_examples=int(os.environ.get("WB_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from randomgames import random_game_text
 from workbench import reference
 from workbench.exact import pay_scale
-from workbench.exact.lines import expected_line_pays_with_wilds
-from workbench.exact.par import line_automaton
+from workbench.exact.wilds import expected_line_pays_with_wilds
+from workbench.pays.lines import line_automaton
 from workbench.exact.wilds import mix_masks, random_cells_expectations, square_overlays_distribution, whole_reels_distribution
-from workbench.reelset import loads_game
+from workbench.io import loads_game
 
 SETTINGS = settings(max_examples=int(os.environ.get("WB_EXAMPLES", "150")) // 3, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -11,14 +11,16 @@ import openpyxl
 import pandas as pd
 import pytest
 
+import workbench
 from workbench import cli, par, report
 from workbench.errors import ReportError
+from workbench.io import render_text
 from workbench.simulate import estimate_rtp, simulate
 
 SPINS = 100_000
 SEED = 3
 PRECISION = 0.002
-NOTEBOOKS = Path(report.__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = report.ROOT / "notebooks"
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +98,7 @@ def test_provenance_hash_is_the_game_file_sha256(run, html):
     data = json.loads(run.report_json.read_text())
     assert data["provenance"]["game_sha256"] == digest
     assert data["provenance"]["seed"] == SEED and data["provenance"]["spins"] == SPINS
-    assert data["provenance"]["workbench_version"] == report.__version__
+    assert data["provenance"]["workbench_version"] == workbench.__version__
     assert digest in html
 
 
@@ -158,7 +160,7 @@ def test_failing_cell_keeps_the_partial_notebook_and_names_the_cell(tmp_path, mo
     cell.source = "# Exact PAR sheet (broken on purpose)\nraise RuntimeError('injected failure')"
     broken = tmp_path / "broken.ipynb"
     nbformat.write(nb, broken)
-    monkeypatch.setattr(report, "REPORT_NOTEBOOK", broken)
+    monkeypatch.setattr(report.pipeline, "REPORT_NOTEBOOK", broken)
     out = tmp_path / "out"
     with pytest.raises(ReportError) as info:
         report.generate_report("classic_tens", out, spins=1000, seed=1, precision=0.01)
@@ -187,7 +189,7 @@ def test_edited_game_is_written_next_to_the_report(classic, tmp_path):
     edited = classic.with_strip("base", 1, tuple(reversed(reel.symbols)))
     path = report.report_game_file(edited, tmp_path)
     assert path == tmp_path / "classic_tens.toml"
-    assert path.read_text(encoding="utf-8") == edited.to_text()
+    assert path.read_text(encoding="utf-8") == render_text(edited)
 
 
 # ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench import load_game, par, validate_file
-from workbench.reelset import reelsets_dir
+from workbench.io import reelsets_dir, render_text
 from workbench.widgets import EditSession, SimulationPanel, StripEditor, TableWeightsEditor, rebase, table_ev
 
 WHEEL = """
@@ -288,7 +288,7 @@ def test_session_rebase_and_undo_stack(classic_copy):
     assert session.undo() and session.game == game and not session.dirty
     assert not session.undo()
     again = rebase(a, load_game(classic_copy))
-    assert again == a and again.to_text() == a.to_text()
+    assert again == a and render_text(again) == render_text(a)
 
 
 # ---------------------------------------------------------------------------

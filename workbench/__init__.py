@@ -6,16 +6,44 @@ Main entry points::
     game = load_game("classic_tens")      # a shipped name or a path
     sheet = par(game)                     # exact base-game PAR sheet
     sheet.rtp, sheet.hit_frequency, sheet.volatility_index(0.90)
+
+``import workbench`` is light: the names below are imported on first use, so
+numba, pandas and matplotlib load only when something needs them.  The
+layers, lowest first: :mod:`.errors`, :mod:`.model`, :mod:`.stats`,
+:mod:`.registry`, :mod:`.io`, :mod:`.pays`, :mod:`.exact`, :mod:`.reference`,
+:mod:`.simulate`, :mod:`.rounds`, :mod:`.games`, then :mod:`.plots`,
+:mod:`.tuning`, :mod:`.report`, :mod:`.widgets` and :mod:`.cli` (see
+docs/architecture.md).
 """
+
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-from ._cache import configure_numba_cache  # noqa: E402  (must run before numba is imported)
+# public name -> module defining it
+_LAZY = {
+    "ReelsetError": "workbench.errors",
+    "WorkbenchError": "workbench.errors",
+    "load_game": "workbench.io",
+    "loads_game": "workbench.io",
+    "save_game": "workbench.io",
+    "shipped_games": "workbench.io",
+    "validate_file": "workbench.io",
+    "par": "workbench.exact",
+}
 
-configure_numba_cache()
+__all__ = [*_LAZY, "__version__"]
 
-from .errors import ReelsetError, WorkbenchError  # noqa: E402
-from .exact import par  # noqa: E402
-from .reelset import load_game, loads_game, save_game, shipped_games, validate_file  # noqa: E402
 
-__all__ = ["ReelsetError", "WorkbenchError", "load_game", "loads_game", "par", "save_game", "shipped_games", "validate_file", "__version__"]
+def __getattr__(name: str):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted([*globals(), *_LAZY])

@@ -49,7 +49,7 @@ def print_json(data) -> None:
 # commands
 # ---------------------------------------------------------------------------
 def cmd_validate(args) -> int:
-    from .reelset import validate_file
+    from .io import validate_file
 
     status = EXIT_OK
     for path in args.files:
@@ -65,7 +65,7 @@ def cmd_validate(args) -> int:
 
 
 def _games(args) -> list[str]:
-    from .reelset import shipped_games
+    from .io import shipped_games
 
     if getattr(args, "all", False):
         return shipped_games()
@@ -100,7 +100,7 @@ def render_par_text(sheet) -> str:
 
 def cmd_par(args) -> int:
     from .exact import par
-    from .reelset import load_game
+    from .io import load_game
 
     results = []
     for name in _games(args):
@@ -140,7 +140,7 @@ def _print_estimates(result, label: str) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from .reelset import load_game
+    from .io import load_game
     from .simulate import simulate
 
     game = load_game(args.game)
@@ -161,7 +161,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_rtp(args) -> int:
-    from .reelset import load_game
+    from .io import load_game
     from .simulate import estimate_rtp
 
     game = load_game(args.game)
@@ -181,7 +181,7 @@ def cmd_rtp(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .reelset import load_game
+    from .io import load_game
     from .report import generate_report
 
     names = _games(args)
@@ -209,14 +209,31 @@ def cmd_report(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from .reelset import load_game, shipped_games
+    from .io import load_game, shipped_games
 
     for name in shipped_games():
         try:
             game = load_game(name)
-            print(f"{name:32s} {game.name} ({game.reels} reels, {len(game.paylines)} lines, module {game.game_module})")
+            print(f"{name:32s} {game.name} ({game.reels} reels, {len(game.paylines)} lines, round template {game.game_module})")
         except ReelsetError as exc:
             print(f"{name:32s} INVALID: {exc.problems[0]}")
+    return EXIT_OK
+
+
+def cmd_warm(args) -> int:
+    """Compile (and cache) the exact engine and every named game's round once."""
+    import time
+
+    from .exact import par
+    from .io import load_game
+    from .simulate import simulate
+
+    for name in _games(args):
+        start = time.perf_counter()
+        game = load_game(name)
+        par(game)
+        simulate(game, 1000, seed=0)
+        print(f"{name}: compiled code cached ({time.perf_counter() - start:.1f} s)")
     return EXIT_OK
 
 
@@ -278,6 +295,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", help="output folder (default: reports/GAME)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("warm", help="compile and cache the code a game needs (make does this for the shipped games)")
+    p.add_argument("game", nargs="?", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("--all", action="store_true", help="every shipped reelset")
+    p.set_defaults(func=cmd_warm)
 
     p = sub.add_parser("list", help="list the shipped games")
     p.set_defaults(func=cmd_list)

@@ -9,6 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def format_key(path: tuple) -> str:
+    """``("strip_sets", "base", "reel1")`` -> ``strip_sets.base.reel1``; indices as ``[3]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
 class WorkbenchError(Exception):
     """Base class of all workbench errors."""
 
@@ -70,3 +81,7 @@ class SimulationError(WorkbenchError):
 
 class ReportError(WorkbenchError):
     """A report could not be produced."""
+
+
+class RegistryError(WorkbenchError):
+    """A round template cannot be registered or found."""

@@ -1,16 +1,24 @@
 """Exact, combinatorial base-game math.
 
-``par(game)`` gives the PAR sheet of the base game: exact RTP by component
+``par(game)`` gives the PAR sheet of a game mode: exact RTP by component
 (integer hit counts over the full cycle), whole-spin hit frequency, standard
 deviation, volatility index and max win, trigger probabilities, and the full
 distribution of the spin win when the cycle fits a budget.
+
+Modules: :mod:`.windows` (what each reel shows per stop), :mod:`.enumerate`
+(the one walk over window combinations: full-cycle distribution and max-win
+search), :mod:`.moments` (whole-spin moments without enumeration),
+:mod:`.scatters` (exact scatter counts), :mod:`.wilds` (expected line pays
+under random wild features), :mod:`.par` (the PAR sheet and its components).
+The pay rules themselves live in :mod:`workbench.pays`.
 """
 
-from .cycle import DEFAULT_BUDGET, cycle_histogram
-from .lines import Combination, LineAutomaton, build_automaton
-from .par import ParSheet, line_automaton, par
+from ..pays.lines import Combination, LineAutomaton, build_automaton, line_automaton
+from ..pays.scale import PayScale, pay_scale
+from .enumerate import DEFAULT_BUDGET, cycle_histogram
+from .par import ParSheet, par
 from .scatters import ScatterCounts, scatter_counts
-from .windows import PayScale, ReelWindows, pay_scale, reel_windows, strip_set_windows
+from .windows import ReelWindows, reel_windows, strip_set_windows
 
 __all__ = [
     "DEFAULT_BUDGET",

@@ -13,11 +13,12 @@ import pandas as pd
 from ..errors import WorkbenchError
 from ..model import Game, StripSet
 from ..stats import WinDistribution, WinStatistics
-from .cycle import DEFAULT_BUDGET, cycle_histogram, window_combinations
-from .lines import LineAutomaton, build_automaton, combination_counts, line_state_counts
+from ..pays.lines import LineAutomaton, combination_counts, line_automaton, line_state_counts
+from ..pays.scale import PayScale, pay_scale
+from .enumerate import DEFAULT_BUDGET, cycle_histogram, max_future_gain, window_combinations
+from .moments import SpinMoments, spin_moments, symbol_classes
 from .scatters import ScatterCounts, scatter_counts
-from .spin import SpinMoments, max_future_gain, spin_moments, symbol_classes
-from .windows import PayScale, ReelWindows, pay_scale, row_symbol_weights, strip_set_windows
+from .windows import ReelWindows, row_symbol_weights, strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
 
@@ -104,6 +105,169 @@ def _mix_counts(parts: list[tuple[int, int, object]]) -> tuple[int, list]:
     return total_weight * common, mixed
 
 
+class LinePays:
+    """The line pays of a PAR sheet: exact RTP and the line tables.
+
+    ``combinations``: every paying combination with its hits over the cycle
+    (all lines), probability per line and RTP share; ``per_line``: RTP, hit
+    frequency, std and VI of each payline (x line bet).
+    """
+
+    kind = "lines"
+
+    def __init__(self, sheet: "ParSheet"):
+        self.sheet = sheet
+        self.name = "lines"
+
+    @cached_property
+    def rtp_exact(self) -> Fraction:
+        """Exact RTP of the line pays (x total bet)."""
+        return Fraction(int(sum(self.sheet.line_moment_sums[:, 1])), self.sheet.cycle * self.sheet.scale.cost_units)
+
+    @property
+    def tables(self) -> dict:
+        return {"combinations": self.combinations, "per_line": self.per_line}
+
+    @cached_property
+    def combinations(self) -> pd.DataFrame:
+        """Line combinations: hits over the cycle (all lines), probability per line, RTP share."""
+        game = self.sheet.game
+        n_lines = len(game.paylines)
+        rows = []
+        totals = self.sheet.line_hits.sum(axis=0) if len(self.sheet.automaton.combinations) else []
+        rtp = self.sheet.rtp
+        for c, combo in enumerate(self.sheet.automaton.combinations):
+            hits = int(totals[c])
+            pay_units = self.sheet.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
+            contribution = Fraction(hits * pay_units, self.sheet.cycle * self.sheet.scale.cost_units)
+            probability = hits / (self.sheet.cycle * n_lines)
+            rows.append({
+                "combination": combo.label,
+                "symbol": combo.symbol,
+                "count": combo.count,
+                "pay": float(combo.pay),
+                "hits": hits,
+                "probability": probability,
+                "one_in": 1 / probability if probability else math.inf,
+                "rtp": float(contribution),
+                "rtp_share": float(contribution) / rtp if rtp else 0.0,
+            })
+        cols = ["combination", "symbol", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_share"]
+        return pd.DataFrame(rows, columns=cols)
+
+    @cached_property
+    def per_line(self) -> pd.DataFrame:
+        """Per payline: RTP of one line bet, its share of the total RTP, hit frequency, std, VI, max (x line bet)."""
+        game = self.sheet.game
+        line_bet_units = self.sheet.scale.units(game.bet.line_bet)
+        rows = []
+        max_line = int(self.sheet.automaton.pay_units.max()) if self.sheet.automaton.n_states else 0
+        for l, line_rows in enumerate(game.paylines):
+            hits, s1, s2 = (int(x) for x in self.sheet.line_moment_sums[l])
+            mean = s1 / self.sheet.cycle
+            var = max(s2 / self.sheet.cycle - mean**2, 0.0)
+            std = math.sqrt(var) / line_bet_units
+            stats = WinStatistics(mean / line_bet_units, std, hits / self.sheet.cycle, max_line / line_bet_units)
+            rows.append({
+                "line": l + 1,
+                "rows": "-".join(map(str, line_rows)),
+                "rtp": stats.rtp,
+                "rtp_contribution": s1 / (self.sheet.cycle * self.sheet.scale.cost_units),
+                "hit_frequency": stats.hit_frequency,
+                "std": stats.std,
+                "volatility_index_90": stats.volatility_index(0.90),
+                "volatility_index_95": stats.volatility_index(0.95),
+                "max_win": stats.max_win,
+            })
+        return pd.DataFrame(rows).set_index("line")
+
+
+SCATTER_COLUMNS = ["scatter", "count", "pay", "unit", "hits", "probability", "one_in", "rtp", "rtp_share"]
+
+
+class ScatterPays:
+    """One scatter group of a PAR sheet: its exact count distribution, RTP and table."""
+
+    kind = "scatter"
+
+    def __init__(self, sheet: "ParSheet", name: str):
+        self.sheet = sheet
+        self.name = name
+        self.group = sheet.game.scatters[name]
+
+    @property
+    def pays(self) -> bool:
+        """Whether the group pays anything itself (groups that only trigger do not)."""
+        return any(p > 0 for p in self.group.pays.values())
+
+    @cached_property
+    def rtp_exact(self) -> Fraction:
+        """Exact RTP of the group's pays (x total bet)."""
+        sheet, group = self.sheet, self.group
+        units = sum(h * sheet.scale.units(sheet.game.bet.credits(group.pay(c), group.unit)) for c, h in enumerate(sheet.scatter_hits[self.name]))
+        return Fraction(units, sheet.cycle * sheet.scale.cost_units)
+
+    @property
+    def tables(self) -> dict:
+        return {"scatter_pays": self.table}
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame(self.rows(), columns=SCATTER_COLUMNS)
+
+    def rows(self) -> list:
+        """One row per count: hits, probability, 1 in N, pay (x the group's unit), RTP."""
+        rows = []
+        name, group, sheet = self.name, self.group, self.sheet
+        hits = sheet.scatter_hits[name]
+        for count, h in enumerate(hits):
+            if count == 0:
+                continue
+            pay = group.pay(count)
+            units = sheet.scale.units(sheet.game.bet.credits(pay, group.unit))
+            contribution = h * units / (sheet.cycle * sheet.scale.cost_units)
+            p = h / sheet.cycle
+            rows.append({
+                "scatter": name,
+                "count": count,
+                "pay": float(pay),
+                "unit": group.unit,
+                "hits": int(h),
+                "probability": p,
+                "one_in": 1 / p if p else math.inf,
+                "rtp": contribution,
+                "rtp_share": contribution / sheet.rtp if sheet.rtp else 0.0,
+            })
+        return rows
+
+
+class Triggers:
+    """The feature triggers of a PAR sheet: exact hits, probability per spin, 1 in N."""
+
+    kind = "triggers"
+
+    def __init__(self, sheet: "ParSheet"):
+        self.sheet = sheet
+        self.name = "triggers"
+
+    rtp_exact = None  # triggers pay nothing themselves
+
+    @property
+    def tables(self) -> dict:
+        return {"triggers": self.table}
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        """Feature triggers: exact hits, probability per spin, 1 in N."""
+        rows = []
+        for name, trig in self.sheet.game.triggers.items():
+            hits = self.sheet.trigger_hits(name)
+            p = hits / self.sheet.cycle
+            rows.append({"trigger": name, "scatter": trig.scatter, "min_count": trig.min_count, "hits": hits,
+                         "probability": p, "one_in": 1 / p if p else math.inf})
+        return pd.DataFrame(rows, columns=["trigger", "scatter", "min_count", "hits", "probability", "one_in"])
+
+
 class ParSheet:
     """Exact base-game PAR sheet of one game mode (default: the base game).
 
@@ -111,9 +275,11 @@ class ParSheet:
     (Fraction), ``components`` (RTP by source), ``hit_frequency``, ``std``,
     ``max_win``, ``cycle``; methods ``volatility_index(confidence)``,
     ``confidence_band(n_spins, confidence)`` and
-    ``trigger_probability(name)``.  Tables (pandas DataFrames):
-    ``symbol_counts``, ``combinations``, ``per_line``, ``scatter_pays``,
-    ``triggers``, ``prize_structure``, ``summary``.  ``distribution`` is the
+    ``trigger_probability(name)``.  The sheet is a set of components
+    (``parts``: line pays, each scatter group, triggers), each with its own
+    exact RTP and tables; the sheet's tables (pandas DataFrames) are
+    ``symbol_counts``, ``prize_structure``, ``summary`` and, gathered from its
+    parts, ``combinations``, ``per_line``, ``scatter_pays``, ``triggers``.  ``distribution`` is the
     exact :class:`~workbench.stats.WinDistribution` of the spin win when the
     full cycle was enumerated (None otherwise).
     """
@@ -149,16 +315,23 @@ class ParSheet:
         """Exact base-game RTP (lines + scatter pays) as a fraction of the total bet."""
         return sum(self.components_exact.values(), Fraction(0))
 
+    # -- components ---------------------------------------------------------
+    @cached_property
+    def parts(self) -> dict:
+        """The sheet's components, each with its own exact RTP and tables: ``lines``
+        (:class:`LinePays`), ``scatter:<name>`` (:class:`ScatterPays`, every group) and
+        ``triggers`` (:class:`Triggers`)."""
+        out: dict = {"lines": LinePays(self)}
+        for name in self.game.scatters:
+            out[f"scatter:{name}"] = ScatterPays(self, name)
+        out["triggers"] = Triggers(self)
+        return out
+
     @cached_property
     def components_exact(self) -> dict:
         """Exact RTP by source: ``lines`` and one ``scatter:<name>`` per paying scatter group."""
-        denom = self.cycle * self.scale.cost_units
-        out = {"lines": Fraction(int(sum(self.line_moment_sums[:, 1])), denom)}
-        for name, group in self.game.scatters.items():
-            if any(p > 0 for p in group.pays.values()):
-                units = sum(h * self.scale.units(self.game.bet.credits(group.pay(c), group.unit)) for c, h in enumerate(self.scatter_hits[name]))
-                out[f"scatter:{name}"] = Fraction(units, denom)
-        return out
+        return {name: part.rtp_exact for name, part in self.parts.items()
+                if part.rtp_exact is not None and (part.kind != "scatter" or part.pays)}
 
     @property
     def rtp(self) -> float:
@@ -235,96 +408,26 @@ class ParSheet:
             frames.append(df)
         return pd.concat(frames)
 
-    @cached_property
+    @property
     def combinations(self) -> pd.DataFrame:
-        """Line combinations: hits over the cycle (all lines), probability per line, RTP share."""
-        game = self.game
-        n_lines = len(game.paylines)
-        rows = []
-        totals = self.line_hits.sum(axis=0) if len(self.automaton.combinations) else []
-        rtp = self.rtp
-        for c, combo in enumerate(self.automaton.combinations):
-            hits = int(totals[c])
-            pay_units = self.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
-            contribution = Fraction(hits * pay_units, self.cycle * self.scale.cost_units)
-            probability = hits / (self.cycle * n_lines)
-            rows.append({
-                "combination": combo.label,
-                "symbol": combo.symbol,
-                "count": combo.count,
-                "pay": float(combo.pay),
-                "hits": hits,
-                "probability": probability,
-                "one_in": 1 / probability if probability else math.inf,
-                "rtp": float(contribution),
-                "rtp_share": float(contribution) / rtp if rtp else 0.0,
-            })
-        cols = ["combination", "symbol", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_share"]
-        return pd.DataFrame(rows, columns=cols)
+        """Line combinations (see :class:`LinePays`)."""
+        return self.parts["lines"].combinations
 
-    @cached_property
+    @property
     def per_line(self) -> pd.DataFrame:
-        """Per payline: RTP of one line bet, its share of the total RTP, hit frequency, std, VI, max (x line bet)."""
-        game = self.game
-        line_bet_units = self.scale.units(game.bet.line_bet)
-        rows = []
-        max_line = int(self.automaton.pay_units.max()) if self.automaton.n_states else 0
-        for l, line_rows in enumerate(game.paylines):
-            hits, s1, s2 = (int(x) for x in self.line_moment_sums[l])
-            mean = s1 / self.cycle
-            var = max(s2 / self.cycle - mean**2, 0.0)
-            std = math.sqrt(var) / line_bet_units
-            stats = WinStatistics(mean / line_bet_units, std, hits / self.cycle, max_line / line_bet_units)
-            rows.append({
-                "line": l + 1,
-                "rows": "-".join(map(str, line_rows)),
-                "rtp": stats.rtp,
-                "rtp_contribution": s1 / (self.cycle * self.scale.cost_units),
-                "hit_frequency": stats.hit_frequency,
-                "std": stats.std,
-                "volatility_index_90": stats.volatility_index(0.90),
-                "volatility_index_95": stats.volatility_index(0.95),
-                "max_win": stats.max_win,
-            })
-        return pd.DataFrame(rows).set_index("line")
+        """Per payline statistics (see :class:`LinePays`)."""
+        return self.parts["lines"].per_line
 
     @cached_property
     def scatter_pays(self) -> pd.DataFrame:
-        """Scatter groups: hits of each count, probability, 1 in N, pay (x its unit), RTP."""
-        rows = []
-        for name, group in self.game.scatters.items():
-            hits = self.scatter_hits[name]
-            for count, h in enumerate(hits):
-                if count == 0:
-                    continue
-                pay = group.pay(count)
-                units = self.scale.units(self.game.bet.credits(pay, group.unit))
-                contribution = h * units / (self.cycle * self.scale.cost_units)
-                p = h / self.cycle
-                rows.append({
-                    "scatter": name,
-                    "count": count,
-                    "pay": float(pay),
-                    "unit": group.unit,
-                    "hits": int(h),
-                    "probability": p,
-                    "one_in": 1 / p if p else math.inf,
-                    "rtp": contribution,
-                    "rtp_share": contribution / self.rtp if self.rtp else 0.0,
-                })
-        cols = ["scatter", "count", "pay", "unit", "hits", "probability", "one_in", "rtp", "rtp_share"]
-        return pd.DataFrame(rows, columns=cols)
+        """Every scatter group's table (see :class:`ScatterPays`), one after the other."""
+        rows = [row for part in self.parts.values() if part.kind == "scatter" for row in part.rows()]
+        return pd.DataFrame(rows, columns=SCATTER_COLUMNS)
 
-    @cached_property
+    @property
     def triggers(self) -> pd.DataFrame:
-        """Feature triggers: exact hits, probability per spin, 1 in N."""
-        rows = []
-        for name, trig in self.game.triggers.items():
-            hits = self.trigger_hits(name)
-            p = hits / self.cycle
-            rows.append({"trigger": name, "scatter": trig.scatter, "min_count": trig.min_count, "hits": hits,
-                         "probability": p, "one_in": 1 / p if p else math.inf})
-        return pd.DataFrame(rows, columns=["trigger", "scatter", "min_count", "hits", "probability", "one_in"])
+        """Feature triggers (see :class:`Triggers`)."""
+        return self.parts["triggers"].table
 
     @cached_property
     def prize_structure(self) -> pd.DataFrame:
@@ -423,7 +526,6 @@ class ParSheet:
                 f"hit_frequency={self.hit_frequency:.4f}, std={self.std:.3f})")
 
 
-_AUTOMATA: dict = {}
 _TABLES: dict = {}
 
 
@@ -435,18 +537,6 @@ def automaton_tables(automaton: LineAutomaton):
             _TABLES.clear()
         _TABLES[key] = (automaton, symbol_classes(automaton), max_future_gain(automaton))
     return _TABLES[key][1:]
-
-
-def line_automaton(game: Game) -> LineAutomaton:
-    """The line automaton of ``game`` (cached by paytable, symbols and reels)."""
-    key = (game.reels, tuple((s.name, s.kind, tuple(sorted(s.substitutes))) for s in game.symbols.values()),
-           tuple((k, tuple(v.items())) for k, v in game.paytable.items()), game.bet.line_pay_unit, game.bet.line_bet, game.bet.cost,
-           tuple((g.name, tuple(g.pays.items()), g.unit) for g in game.scatters.values()))
-    if key not in _AUTOMATA:
-        if len(_AUTOMATA) > 32:
-            _AUTOMATA.clear()
-        _AUTOMATA[key] = build_automaton(game)
-    return _AUTOMATA[key]
 
 
 def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budget: int = DEFAULT_BUDGET) -> ParSheet:

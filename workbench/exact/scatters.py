@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..model import Game, ScatterGroup
 from .windows import ReelWindows
 

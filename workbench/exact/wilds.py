@@ -2,7 +2,7 @@
 
 A line crosses one cell per reel, so the wild cells on a line are a bitmask
 (bit ``r`` = the line's cell on reel ``r`` is wild).
-:func:`~workbench.exact.lines.expected_line_pays_with_wilds` gives
+:func:`expected_line_pays_with_wilds` gives
 ``line_expect[l, mask]``: the exact expected pay of line ``l`` over a strip
 set's stops when the cells in ``mask`` are wild.  A random wild feature
 (reels turning wild, square overlays, wilds at random cells) only changes
@@ -17,6 +17,11 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
+
+from .._jit import njit
+from ..model import Game
+from ..pays.lines import LineAutomaton
+from .windows import row_symbol_weights
 
 
 def _or_table(n_reels: int) -> np.ndarray:
@@ -115,3 +120,52 @@ def random_cells_expectations(line_expect: np.ndarray, count_probs: dict, n_cell
                     hyper[f, free, j] += float(p) * comb(f, j) * comb(free - f, c - j) / comb(free, c)
     line_free = n_reels - sizes  # free cells on the line for each fixed mask
     return np.einsum("lmj,mFj->lmF", mean, hyper[line_free])
+
+
+def expected_line_pays_with_wilds(game: Game, strip_set, automaton: LineAutomaton, wild: str) -> np.ndarray:
+    """E[pay of line l] (pay units) when the cells of a subset of reels on that line are forced ``wild``.
+
+    Returns an array (lines, 2**reels): entry [l, mask] has bit i of ``mask``
+    set when the line's cell on reel i is wild (e.g. a persisting wild there).
+    Exact expectation over the stops of ``strip_set``.
+    """
+    n_reels = game.reels
+    wild_id = list(game.symbols).index(wild)
+    S = automaton.trans.shape[1]
+    out = np.zeros((len(game.paylines), 1 << n_reels))
+    for l, rows in enumerate(game.paylines):
+        probs = np.zeros((n_reels, 2, S))
+        for i, r in enumerate(rows):
+            w = row_symbol_weights(game, strip_set.reels[i], r).astype(float)
+            probs[i, 0] = w / w.sum()
+            probs[i, 1, wild_id] = 1.0
+        out[l] = _masked_expectations(automaton.trans, automaton.pay_units.astype(float), probs)
+    return out
+
+
+@njit(cache=True)
+def _masked_expectations(trans, pay, probs):
+    n_reels = probs.shape[0]
+    K, S = trans.shape
+    out = np.zeros(1 << n_reels)
+    dist = np.zeros(K)
+    nxt = np.zeros(K)
+    for mask in range(1 << n_reels):
+        dist[:] = 0.0
+        dist[0] = 1.0
+        for i in range(n_reels):
+            p = probs[i, (mask >> i) & 1]
+            nxt[:] = 0.0
+            for k in range(K):
+                v = dist[k]
+                if v == 0.0:
+                    continue
+                for a in range(S):
+                    if p[a] > 0.0:
+                        nxt[trans[k, a]] += v * p[a]
+            dist[:] = nxt
+        total = 0.0
+        for k in range(K):
+            total += dist[k] * pay[k]
+        out[mask] = total
+    return out

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import SimulationError
 from ..exact import par
+from ..io import render_text
 from ..model import Game
 from .engine import DEFAULT_CHUNK, Checkpoint, JobRunner, RunSpec, combine, convergence_trace, make_progress, remember_model, round_model
 from .jackpots import analytic_rtp, simulate_jackpots
@@ -41,7 +42,7 @@ __all__ = [
 
 
 def _spec(game: Game, stake: float | None, seed: int, stream: int) -> RunSpec:
-    return RunSpec(game_text=game.to_text(), game_path=str(game.path or "<game>"), stake=stake, seed=int(seed), stream=stream)
+    return RunSpec(game_text=render_text(game), game_path=str(game.path or "<game>"), stake=stake, seed=int(seed), stream=stream)
 
 
 def _check_seed(seed) -> int:

@@ -12,7 +12,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 # win-distribution buckets: edges in x total bet, log-spaced (10 per decade) from 0.01x
 BUCKET_EDGES = np.concatenate([[0.0], 10.0 ** (np.arange(-20, 61) / 10.0)])
@@ -160,7 +160,7 @@ def record_round(acc):
 
 
 # Every game module defines its chunk loop with this exact shape (see
-# workbench/games/classic.py).  The loop must live in the module, next to the
+# workbench/rounds/plain.py).  The loop must live in the module, next to the
 # module's ``play_round`` (``inline="always"``): a compiled call per round would
 # copy the game's parameter record on every call, and a loop built by a
 # factory cannot be cached on disk.  It is compiled without reference counting

@@ -18,11 +18,11 @@ from fractions import Fraction
 from typing import Callable
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
-from ..exact import strip_set_windows
-from ..exact.spin import ADJACENT, ANYWHERE, update_code
-from ..model import Game, StripSet
+from ..exact.windows import strip_set_windows
+from ..pays.scatter import ADJACENT, ANYWHERE, update_code
+from ..model import Game
 from .rng import uniform
 
 

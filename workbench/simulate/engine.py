@@ -18,11 +18,10 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
-from .. import games
+from .. import registry
 from ..errors import SimulationError
-from ..fileformat import atomic_write_text
+from ..io import atomic_write_text, loads_game
 from ..model import Game
-from ..reelset import loads_game
 from .chunks import ChunkResult, play_chunk
 from .model import RoundModel
 from .rng import chunk_state
@@ -32,11 +31,11 @@ DEFAULT_CHUNK = 1 << 20
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
-    """The simulator's model of ``game`` (its game module's ``round_model``) at ``stake``."""
-    module = games.game_module(game.game_module)
-    if not hasattr(module, "round_model"):
-        raise SimulationError(f"game module {game.game_module!r} cannot be simulated")
-    return module.round_model(game, stake)
+    """The simulator's model of ``game`` (built by its round template, see :mod:`workbench.registry`) at ``stake``."""
+    model = registry.template(game.game_module).round_model(game, stake)
+    if not isinstance(model, RoundModel):
+        raise SimulationError(f"round template {game.game_module!r} did not build a RoundModel")
+    return model
 
 
 @dataclass(frozen=True)

@@ -24,12 +24,13 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..errors import SimulationError
-from ..exact import line_automaton, pay_scale, strip_set_windows
-from ..exact.spin import ADJACENT, ANYWHERE, update_code
+from ..exact.windows import strip_set_windows
 from ..model import Game
+from ..pays.lines import LineArrays
+from ..pays.scatter import ADJACENT, ScatterArrays, update_code
 from .rng import bounded, weighted_index
 
 PREFIX_BUDGET = 1 << 18  # window combinations in the base game's prefix table (a few MB: it stays in the CPU cache)
@@ -59,45 +60,11 @@ ModeArrays = namedtuple(
     ],
 )
 
-LineArrays = namedtuple("LineArrays", ["rows", "trans", "gain", "live", "pay", "step"])
-ScatterArrays = namedtuple("ScatterArrays", ["mode", "cap", "pays"])
 
 
 # ---------------------------------------------------------------------------
 # building
 # ---------------------------------------------------------------------------
-def line_arrays(game: Game) -> LineArrays:
-    automaton = line_automaton(game)
-    rows = np.asarray(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
-    return LineArrays(rows, automaton.trans, automaton.gain, automaton.live, automaton.pay_units, packed_steps(automaton))
-
-
-def packed_steps(automaton) -> np.ndarray:
-    """Automaton steps packed in one integer: gain << 32 | next state << 1 | next state is live.
-
-    One memory read per line step instead of three.
-    """
-    trans = automaton.trans.astype(np.int64)
-    gain = automaton.gain.astype(np.int64)
-    if gain.max(initial=0) >= 2**31 or trans.max(initial=0) >= 2**30:
-        raise SimulationError("line pays too large for the simulator's packed tables")
-    return (gain << 32) | (trans << 1) | automaton.live[trans].astype(np.int64)
-
-
-def scatter_arrays(game: Game) -> ScatterArrays:
-    """Count mode, cap and pay (units by count) of every scatter group, in file order."""
-    scale = pay_scale(game)
-    groups = list(game.scatters.values())
-    caps = [max([k for k in g.pays] + [1]) for g in groups]
-    width = max(caps, default=1) + 1
-    pays = np.zeros((len(groups), width), dtype=np.int64)
-    for i, g in enumerate(groups):
-        for c in range(width):
-            pays[i, c] = scale.units(game.bet.credits(g.pay(c), g.unit))
-    mode = np.array([ADJACENT if g.counting == "adjacent_from_first_reel" else ANYWHERE for g in groups], dtype=np.int64)
-    return ScatterArrays(mode, np.array(caps, dtype=np.int64).reshape(len(groups)), pays)
-
-
 def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_prefix: bool = True,
                        prefix_budget: int = PREFIX_BUDGET) -> ModeArrays:
     """Numeric form of ``strip_sets`` (chosen by their weights) for the simulator."""
@@ -198,7 +165,7 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
 
 
 def table_arrays(game: Game, name: str, *fields: str) -> tuple[np.ndarray, list]:
-    """Weighted table ``name`` compiled for :func:`~workbench.simulate.blocks.draw_table`:
+    """Weighted table ``name`` compiled for :func:`~workbench.simulate.steps.draw_table`:
     its cumulative integer weights and the column of each of ``fields``."""
     table = game.tables[name]
     return np.cumsum(np.asarray(table.weights, dtype=np.int64)), [table.column(f) for f in fields]
@@ -348,26 +315,6 @@ def fill_screen(ma, s, wins, screen):
 
 
 @njit(cache=True, inline="always")
-def line_pay_screen(la, screen):
-    """Line pays (units) of an explicit (possibly modified) screen."""
-    rows = la.rows
-    step = la.step
-    total = 0
-    n_reels = screen.shape[0]
-    if not la.live[0]:
-        return 0
-    for l in range(rows.shape[0]):
-        st = 0
-        for i in range(n_reels):
-            code = step[st, screen[i, rows[l, i]]]
-            total += code >> 32
-            if code & 1 == 0:
-                break
-            st = (code & 0xFFFFFFFF) >> 1
-    return total
-
-
-@njit(cache=True, inline="always")
 def group_count(ma, s, sc, wins, g, skip_reel):
     """Visible instances of scatter group ``g`` (``skip_reel``: a held reel showing none, or -1)."""
     win_cnt = ma.win_cnt
@@ -449,8 +396,3 @@ def screen_is_quiet(ma, s, wins, bias, mask):
     for r in range(wins.shape[0]):
         total += packed[s, r, wins[r]]
     return ((total + bias) & mask) == 0
-
-
-@njit(cache=True, inline="always")
-def scatter_pay(sc, g, count):
-    return sc.pays[g, min(count, sc.cap[g])]

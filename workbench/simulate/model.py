@@ -25,6 +25,8 @@ Component conventions:
 
 from __future__ import annotations
 
+import re
+from collections import namedtuple
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -102,3 +104,18 @@ class RoundModel:
 
     def counter_index(self, name: str) -> int:
         return self.counters.index(name)
+
+
+def named_indices(type_name: str, names, module: str):
+    """Positions of ``names`` as a namedtuple instance: ``C = named_indices("Components",
+    ("lines", "scatter:GOLD"), __name__)`` gives ``C.lines == 0``, ``C.scatter_GOLD == 1``.
+
+    Compiled rounds read component and counter slots by name (a global
+    namedtuple is a compile-time constant in numba), so the slots always follow
+    the order of the names the round reports.  Characters that cannot appear in
+    a Python name become ``_``; ``module`` is the caller's ``__name__``.
+    """
+    fields = [re.sub(r"\W", "_", name) for name in names]
+    if len(set(fields)) != len(fields):
+        raise ValueError(f"{type_name}: names {names} collide once spelled as identifiers")
+    return namedtuple(type_name, fields, module=module)(*range(len(fields)))

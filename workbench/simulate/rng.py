@@ -14,7 +14,7 @@ generator object.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._jit import njit
 
 # independent streams of one run
 STREAM_ROUNDS = 0

@@ -12,6 +12,7 @@ create and display them.  Every panel is drivable from code by setting widget
 values and calling ``button.click()``.
 """
 
+from .notice import compile_notice
 from .session import EditSession, rebase
 from .simulation import SimulationPanel, convergence_figure
 from .strip_editor import StripEditor
@@ -25,6 +26,7 @@ __all__ = [
     "SimulationPanel",
     "StripEditor",
     "TableWeightsEditor",
+    "compile_notice",
     "convergence_figure",
     "par_metrics",
     "rebase",

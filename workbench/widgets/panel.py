@@ -13,7 +13,7 @@ import ipywidgets as W
 
 from ..errors import ReelsetError, WorkbenchError
 from ..model import Game
-from ..reelset import shipped_games
+from ..io import shipped_games
 from .session import EditSession
 from .summary import ParResult, diff_html, metrics_table_html, timed_par
 

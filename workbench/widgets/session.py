@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from ..model import Game
-from ..reelset import Saved, load_game, save_game
+from ..io import Saved, load_game, save_game
 
 
 def rebase(values_from: Game, onto: Game) -> Game:

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 
 from ..errors import WorkbenchError
 from ..model import Game
-from ..reelset import load_game
+from ..io import load_game
 from ..stats import z_value
 from .panel import button, css_class
 from .summary import exactness, header_row

@@ -24,8 +24,7 @@ import os
 import ipywidgets as W
 
 from ..errors import Problem, ReelsetError
-from ..model import Game, Strip
-from ..reelset import check_strip
+from ..model import Game, Strip, check_strip
 from .panel import EditorPanel, button, css_class
 from .summary import symbol_counts_html
 

@@ -59,7 +59,7 @@ def _entry_label(entry) -> str:
 
 def no_tables_hint() -> str:
     """What to say when a reelset has no weighted tables: which shipped reelsets have some."""
-    from ..reelset import load_game, shipped_games
+    from ..io import load_game, shipped_games
 
     with_tables = []
     for name in shipped_games():

@@ -1,4 +1,4 @@
-"""A plain line game: line and scatter pays only, no special features.
+"""The plain round: one spin paying lines and scatters, no features.
 
 Everything such a game pays is computed exactly by :mod:`workbench.exact`; its
 simulation exists to cross-check the simulator against the exact engine.
@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
-from ..exact import pay_scale
+from .._jit import njit
 from ..model import Game
-from ..simulate.blocks import base_spin
-from ..simulate.kernel import base_components, compile_mode, line_arrays, scatter_arrays, scatter_components
+from ..pays.lines import line_arrays
+from ..pays.scale import pay_scale
+from ..pays.scatter import scatter_arrays
 from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.kernel import base_components, compile_mode, scatter_components
 from ..simulate.model import RoundModel
-
-FEATURES: dict = {}
+from ..simulate.steps import base_spin
 
 ClassicParams = namedtuple("ClassicParams", ["base", "lines", "scat", "comp_scatter", "wins", "counts", "cost_units"])
 
@@ -40,7 +40,13 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     lines = line_arrays(game)
     components = base_components(game)
-    params = ClassicParams(compile_mode(game, "base", lines), lines, scatter_arrays(game), scatter_components(game, components),
-                    np.zeros(game.reels, dtype=np.int64), np.zeros(len(game.scatters), dtype=np.int64),
-                    pay_scale(game).cost_units)
+    params = ClassicParams(
+        base=compile_mode(game, "base", lines),
+        lines=lines,
+        scat=scatter_arrays(game),
+        comp_scatter=scatter_components(game, components),
+        wins=np.zeros(game.reels, dtype=np.int64),
+        counts=np.zeros(len(game.scatters), dtype=np.int64),
+        cost_units=pay_scale(game).cost_units,
+    )
     return RoundModel(game=game, components=tuple(components), counters=(), params=params, run_chunk=run_chunk, stake=stake)

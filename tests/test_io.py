@@ -3,12 +3,11 @@
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from workbench.errors import ReelsetError
-from workbench.reelset import load_game, loads_game, reelsets_dir, save_game, shipped_games, validate_file
+from workbench.io import load_game, loads_game, reelsets_dir, render_text, save_game, shipped_games, validate_file
 
 SHIPPED = shipped_games()
 
@@ -22,7 +21,7 @@ def test_every_shipped_reelset_loads_and_round_trips_byte_identical(name, tmp_pa
     path = reelsets_dir() / f"{name}.toml"
     original = path.read_bytes()
     game = load_game(path)
-    assert game.to_text().encode() == original
+    assert render_text(game).encode() == original
     copy = tmp_path / path.name
     copy.write_bytes(original)
     saved = save_game(load_game(copy))

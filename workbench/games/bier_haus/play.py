@@ -1,29 +1,7 @@
-"""Bier Haus Oktober Fest (WMS / Scientific Games): rules as features over shared blocks.
+"""Bier Haus Oktober Fest: the compiled round (numba), built from the shared steps.
 
-Rules (see docs/games/bier_haus_oktober_fest.md for each rule's reading and test):
-
-- 6x6, 50 lines; WILD (beer) substitutes for all but the Heidi scatters;
-  on any spin one or more reels may fill with beer and act as WILD, and
-  Bigger Mugs (square wild overlays of several sizes) may fall;
-- Green, Purple and Red Heidi scatters are 2 rows tall and count when only
-  half visible; Red Heidi only on reel 4, at most one visible;
-- 5 or more Heidis on adjacent reels from reel 1 award free spins by count
-  (``free_spins_award``), retriggering the same way without limit, on the
-  alternate ``free_spins`` strips at the triggering bet;
-- every Purple Heidi in a trigger becomes a Persisting Wild at its position
-  from the next free spin to the end of the feature;
-- a Red Heidi in a trigger awards a spin of Heidi's Wheel (before free spins,
-  and again on retriggers): cash prizes (x bet multiplier) with an extra spin
-  that cannot repeat a cash prize already won, Bigger Mugs Spins, Hans
-  Spins, both, or extra free spins;
-- Hans Spins (free spins only): up to 10 Hans Wilds at random positions except
-  persisting-wild positions; wheel-awarded Hans and Bigger Mugs spins wait in
-  meters and happen on random free spins, all of them before the end;
-- the feature's winning combinations are worth at least ``bonus_guarantee``
-  x bet multiplier;
-- any single game (the paid spin and everything it triggers) pays at most
-  ``max_win`` in currency: the feature ends when it is reached;
-- Mega Drop jackpots (``jackpots``) are simulated on their own stream.
+The rules, parameters and checks are in :mod:`workbench.games.bier_haus`; this
+module is imported only when the game is simulated.
 """
 
 from __future__ import annotations
@@ -32,15 +10,17 @@ from collections import namedtuple
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
-from ..errors import SimulationError
-from ..exact import line_automaton, pay_scale, strip_set_windows
-from ..exact.lines import expected_line_pays_with_wilds
-from ..exact.spin import max_future_gain
-from ..exact.wilds import mix_masks, random_cells_expectations, square_overlays_distribution, whole_reels_distribution
-from ..model import Game
-from ..simulate.blocks import (
+from ..._jit import njit
+from ...errors import SimulationError
+from ...exact.windows import strip_set_windows
+from ...exact.enumerate import max_future_gain
+from ...exact.wilds import expected_line_pays_with_wilds, mix_masks, random_cells_expectations, square_overlays_distribution, whole_reels_distribution
+from ...model import Game
+from ...pays.lines import line_arrays, line_automaton
+from ...pays.scale import pay_scale
+from ...pays.scatter import scatter_arrays
+from ...simulate.steps import (
     apply_cap,
     apply_mask,
     cap_reached,
@@ -53,44 +33,23 @@ from ..simulate.blocks import (
     place_random_wilds,
     wild_reels,
 )
-from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.conditional import build_state_sampler, sample_state
-from ..simulate.kernel import (
-    choose_set, compile_mode, count_groups, fill_screen, line_arrays, scatter_arrays, spin_windows, table_arrays,
+from ...simulate.chunks import finish_chunk, record_round
+from ...simulate.conditional import build_state_sampler, sample_state
+from ...simulate.kernel import (
+    choose_set, compile_mode, count_groups, fill_screen, spin_windows, table_arrays,
 )
-from ..simulate.model import Feature, JackpotTier, RoundModel, Stratum
-from ..simulate.rng import bounded
-from .params import Param
+from . import MAX_MUGS
+from ...simulate.model import named_indices, Feature, JackpotTier, RoundModel, Stratum
+from ...simulate.rng import bounded
 
-FEATURES = {
-    "wild_symbol": Param("symbol", "the WILD symbol (beer); beer reels, mugs, persisting and Hans wilds become it"),
-    "heidi_scatter": Param("scatter", "scatter group of all Heidis (adjacent from reel 1)"),
-    "purple_heidi": Param("symbol", "Purple Heidi: becomes a Persisting Wild when in a trigger"),
-    "red_heidi": Param("symbol", "Red Heidi: a Heidi's Wheel spin when in a trigger"),
-    "trigger_count": Param("int", "Heidis needed on adjacent reels from reel 1", min=1),
-    "free_spins_award": Param("count_map", "free spins by number of Heidis in the trigger", min=0),
-    "free_spins_mode": Param("mode", "strip-set mode of the free spins"),
-    "base_random_feature": Param("table", "per base spin: feature = none | beer_reels | bigger_mugs"),
-    "free_spins_random_feature": Param("table", "per free spin: feature = none | beer_reels | bigger_mugs | hans"),
-    "beer_reels": Param("table", "how many reels fill with beer: reels"),
-    "mug_count": Param("table", "how many mugs fall: mugs"),
-    "mug_size": Param("table", "size of each mug in rows and reels: size"),
-    "hans_wilds": Param("table", "how many Hans Wilds a Hans Spin adds: wilds (at most 10)"),
-    "heidi_wheel": Param("table", "wheel segments: award = cash (value x bet multiplier) | mugs | hans | mugs_and_hans | free_spins (value)"),
-    "bonus_guarantee": Param("int", "minimum feature win from winning combinations, x bet multiplier", min=0),
-    "max_win": Param("number", "max win of any single game, in currency", min=0),
-    "reference_stake": Param("number", "total bet (currency) the RTP is quoted for", min=0),
-    "jackpots": Param("records", "Mega Drop tiers: name, must_drop (currency), pot_rate, reseed_rate, reseed_fraction",
-                      required=False),
-}
 
 COMPONENTS = ("lines", "beer_reels", "bigger_mugs", "free_spins", "guarantee", "wheel_cash", "cap")
-C_LINES, C_BEER, C_MUGS, C_FREE, C_GUARANTEE, C_WHEEL_CASH, C_CAP = range(7)
 COUNTERS = ("beer_reels", "bigger_mugs", "free_spins", "retriggers", "free_spins_played", "wheel_spins",
             "wheel_cash_prizes", "hans_spins", "free_spin_mugs", "free_spin_beer_reels", "persisting_wilds",
             "guarantee", "cap")
-(K_BEER, K_MUGS, K_FREE, K_RETRIGGER, K_PLAYED, K_WHEEL, K_CASH, K_HANS, K_FS_MUGS, K_FS_BEER, K_PERSIST,
- K_GUARANTEE, K_CAP) = range(13)
+# component and counter slots by name (compile-time constants in the compiled round)
+C = named_indices("Components", COMPONENTS, __name__)
+K = named_indices("Counters", COUNTERS, __name__)
 F_NONE, F_BEER, F_MUGS, F_HANS = 0, 1, 2, 3
 # spin_expect: [0..7] E[free spin win | Persisting Wilds, wild features] by W_BEER | W_MUGS | W_HANS,
 # [8..11] the same mixed over the spin's random-feature draw, by the wheel meters' features (W_MUGS | W_HANS) // 2,
@@ -99,7 +58,6 @@ F_NONE, F_BEER, F_MUGS, F_HANS = 0, 1, 2, 3
 W_BEER_BIT, W_MUGS_BIT, W_HANS_BIT = 1, 2, 4
 E_MIXED, E_WHEEL, E_STALE = 8, 12, 13
 W_CASH, W_MUGS, W_HANS, W_BOTH, W_SPINS = 0, 1, 2, 3, 4
-MAX_MUGS = 8
 
 BierHausParams = namedtuple(
     "BierHausParams",
@@ -150,7 +108,7 @@ def heidis_wheel(p, rng, amounts, counters):
     excluded = p.wheel_excluded
     for i in range(excluded.shape[0]):
         excluded[i] = False
-    counters[K_WHEEL] += 1
+    counters[K.wheel_spins] += 1
     spins = 0
     hans = 0
     mugs = 0
@@ -158,8 +116,8 @@ def heidis_wheel(p, rng, amounts, counters):
         seg = draw_table_excluding(p.wheel_weights, excluded, rng)
         kind = p.wheel_kind[seg]
         if kind == W_CASH:
-            counters[K_CASH] += 1
-            amounts[C_WHEEL_CASH] += p.wheel_value[seg]
+            counters[K.wheel_cash_prizes] += 1
+            amounts[C.wheel_cash] += p.wheel_value[seg]
             # the same cash prize cannot be won again: every segment showing it is excluded
             for i in range(excluded.shape[0]):
                 if p.wheel_kind[i] == W_CASH and p.wheel_value[i] == p.wheel_value[seg]:
@@ -218,7 +176,7 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
     features by their table weights.  Wheel cash is replaced by its exact
     expectation per wheel award the same way.
     """
-    counters[K_FREE] += 1
+    counters[K.free_spins] += 1
     screen = p.screen
     persist = p.persist
     for r in range(persist.shape[0]):
@@ -257,40 +215,40 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
         elif kind == F_MUGS:
             mugs_now = True
         if kind == F_BEER:
-            counters[K_FS_BEER] += 1
+            counters[K.free_spin_beer_reels] += 1
         if hans_now:
-            counters[K_HANS] += 1
+            counters[K.hans_spins] += 1
         if mugs_now:
-            counters[K_FS_MUGS] += 1
+            counters[K.free_spin_mugs] += 1
         add_free_spin_wilds(p, rng, screen, kind == F_BEER, hans_now, mugs_now)
         win = pay_screen(p.lines, screen)
-        amounts[C_FREE] += win
+        amounts[C.free_spins] += win
         feature_wins += win
         if conditional:
             persisting_expectations(p)
-            adjust[C_FREE] += expect[E_MIXED + metered // 2] - win
+            adjust[C.free_spins] += expect[E_MIXED + metered // 2] - win
         played += 1
         if conditional:
             # control variate: a retrigger's spins and wheel valued at the Persisting Wilds
             # before it, less their exact mean per free spin (p.retrigger_mean)
             spin_value = expect[E_MIXED]
             wheel_value = expect[E_WHEEL]
-            adjust[C_FREE] += p.retrigger_mean[1] * spin_value + p.retrigger_mean[2] * wheel_value
+            adjust[C.free_spins] += p.retrigger_mean[1] * spin_value + p.retrigger_mean[2] * wheel_value
         if p.counts[p.g_heidi] >= p.trigger_count:
-            counters[K_RETRIGGER] += 1
+            counters[K.retriggers] += 1
             if conditional:
-                adjust[C_FREE] -= p.award[min(p.counts[p.g_heidi], p.award.shape[0] - 1)] * spin_value
+                adjust[C.free_spins] -= p.award[min(p.counts[p.g_heidi], p.award.shape[0] - 1)] * spin_value
             spins, hans, mugs, red = trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional, False)
             if conditional and red:
-                adjust[C_FREE] -= wheel_value
+                adjust[C.free_spins] -= wheel_value
             awarded += spins
             hans_meter += hans
             mugs_meter += mugs
-    counters[K_PLAYED] += played
+    counters[K.free_spins_played] += played
     top_up = guarantee(feature_wins, p.guarantee_units)
     if top_up > 0:
-        counters[K_GUARANTEE] += 1
-        amounts[C_GUARANTEE] += top_up
+        counters[K.guarantee] += 1
+        amounts[C.guarantee] += top_up
 
 
 @njit(cache=True, inline="always")
@@ -315,7 +273,7 @@ def read_trigger(p, ma, s, counters):
                 if not p.persist[r, row]:
                     p.persist[r, row] = True
                     p.spin_expect[E_STALE] = 1.0
-                    counters[K_PERSIST] += 1
+                    counters[K.persisting_wilds] += 1
             elif sym == p.red:
                 red = True
     return spins, red
@@ -358,15 +316,15 @@ def trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional, start)
     hans = 0
     mugs = 0
     if conditional and start:
-        adjust[C_FREE] -= start_control(p, spins, red) - p.trigger_control_mean
+        adjust[C.free_spins] -= start_control(p, spins, red) - p.trigger_control_mean
     if red:
-        cash = amounts[C_WHEEL_CASH]
+        cash = amounts[C.wheel_cash]
         extra, hans, mugs = heidis_wheel(p, rng, amounts, counters)
         spins += extra
         if conditional:
-            adjust[C_WHEEL_CASH] += p.wheel_cash_mean - (amounts[C_WHEEL_CASH] - cash)
+            adjust[C.wheel_cash] += p.wheel_cash_mean - (amounts[C.wheel_cash] - cash)
             mean = p.wheel_award_mean
-            adjust[C_FREE] -= award_value(p, extra - mean[0], hans - mean[1], mugs - mean[2])
+            adjust[C.free_spins] -= award_value(p, extra - mean[0], hans - mean[1], mugs - mean[2])
     return spins, hans, mugs, red
 
 
@@ -376,8 +334,8 @@ def sample_start_controls(p, rng, stratum, amounts, counters, out):
     on ``p.trigger_control_mean``.  ``amounts`` / ``counters``: scratch."""
     for i in range(out.shape[0]):
         s = sample_state(p.sampler_set_cum, p.sampler_cum, p.sampler_nxt, p.sampler_nwin, p.strat_code[stratum], rng, p.wins)
-        pay_windows(p.base, s, p.lines, p.scat, p.wins, p.counts, amounts, C_LINES, p.comp_scatter, 1)
-        amounts[C_LINES] = 0
+        pay_windows(p.base, s, p.lines, p.scat, p.wins, p.counts, amounts, C.lines, p.comp_scatter, 1)
+        amounts[C.lines] = 0
         for r in range(p.persist.shape[0]):
             for row in range(p.persist.shape[1]):
                 p.persist[r, row] = False
@@ -457,23 +415,23 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     else:
         s = sample_state(p.sampler_set_cum, p.sampler_cum, p.sampler_nxt, p.sampler_nwin, p.strat_code[stratum], rng, wins)
         kind = p.strat_feature[stratum]
-    landed = pay_windows(base, s, p.lines, p.scat, wins, p.counts, amounts, C_LINES, p.comp_scatter, 1)
+    landed = pay_windows(base, s, p.lines, p.scat, wins, p.counts, amounts, C.lines, p.comp_scatter, 1)
     if kind != F_NONE:
         screen = p.screen
         fill_screen(base, s, wins, screen)
         random_wild_feature(p, rng, kind, screen)
         delta = pay_screen(p.lines, screen) - landed
         if kind == F_BEER:
-            counters[K_BEER] += 1
-            amounts[C_BEER] += delta
+            counters[K.beer_reels] += 1
+            amounts[C.beer_reels] += delta
         else:
-            counters[K_MUGS] += 1
-            amounts[C_MUGS] += delta
+            counters[K.bigger_mugs] += 1
+            amounts[C.bigger_mugs] += delta
     if p.counts[p.g_heidi] >= p.trigger_count:
         p.trigger_set[0] = s
         free_spins_feature(p, rng, amounts, adjust, counters, stratum >= 0)
-    if apply_cap(amounts, p.no_info, p.cap_units, C_CAP):
-        counters[K_CAP] += 1
+    if apply_cap(amounts, p.no_info, p.cap_units, C.cap):
+        counters[K.cap] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -875,85 +833,3 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         stake=stake,
         cap_total_bets=cap_units / scale.cost_units if cap_units else None,
     )
-
-
-def check_features(features: dict, report, refs: dict) -> None:
-    """Cross-checks of the feature parameters beyond their types."""
-    tables = refs["table"]
-    needs = {
-        "base_random_feature": ("feature", ("none", "beer_reels", "bigger_mugs")),
-        "free_spins_random_feature": ("feature", ("none", "beer_reels", "bigger_mugs", "hans")),
-        "beer_reels": ("reels", None),
-        "mug_count": ("mugs", None),
-        "mug_size": ("size", None),
-        "hans_wilds": ("wilds", None),
-    }
-    for key, (field, choices) in needs.items():
-        name = features[key]
-        for i, entry in enumerate(tables[name].entries):
-            if field not in entry:
-                report(("tables", name, "entries", i), f"entry needs {field!r}")
-            elif choices and entry[field] not in choices:
-                report(("tables", name, "entries", i), f"{field} must be one of {', '.join(choices)}, got {entry[field]!r}")
-            elif not choices and (not isinstance(entry[field], int) or entry[field] < 1):
-                report(("tables", name, "entries", i), f"{field} must be a whole number >= 1")
-    for i, entry in enumerate(tables[features["hans_wilds"]].entries):
-        if isinstance(entry.get("wilds"), int) and entry["wilds"] > 10:
-            report(("tables", features["hans_wilds"], "entries", i), "a Hans Spin adds at most 10 Hans Wilds")
-    wheel = features["heidi_wheel"]
-    for i, entry in enumerate(tables[wheel].entries):
-        award = entry.get("award")
-        if award not in ("cash", "mugs", "hans", "mugs_and_hans", "free_spins"):
-            report(("tables", wheel, "entries", i), f"award must be cash, mugs, hans, mugs_and_hans or free_spins, got {award!r}")
-        elif award != "mugs_and_hans" and (not _whole(entry.get("value")) or entry["value"] < 1):
-            unit = " (x bet multiplier)" if award == "cash" else ""
-            report(("tables", wheel, "entries", i), f"a {award} award needs a value that is a whole number >= 1{unit}")
-    if not any(e.get("award") != "cash" and w > 0 for e, w in zip(tables[wheel].entries, tables[wheel].weights)):
-        report(("tables", wheel), "the wheel needs at least one segment with weight that is not a cash prize (cash spins again)")
-    for i, entry in enumerate(tables[features["mug_count"]].entries):
-        if isinstance(entry.get("mugs"), int) and entry["mugs"] > MAX_MUGS:
-            report(("tables", features["mug_count"], "entries", i), f"at most {MAX_MUGS} mugs can fall at once")
-    # wheel-awarded Hans / Bigger Mugs spins must all fit in the free spins of the award that brings them
-    award = {int(k): v for k, v in features["free_spins_award"].items()}
-    trigger = features["trigger_count"]
-    fewest = min([v for k, v in award.items() if k >= trigger] + [max([v for k, v in award.items() if k <= trigger], default=0)])
-    for i, entry in enumerate(tables[wheel].entries):
-        award_kind = entry.get("award")
-        meter = 3 if award_kind == "mugs_and_hans" else entry.get("value") if award_kind in ("mugs", "hans") else 0
-        if isinstance(meter, (int, float)) and meter > fewest:
-            report(("tables", wheel, "entries", i),
-                   f"{award_kind} awards {meter} meter spins, more than the {fewest} free spins of the smallest trigger: "
-                   "they could not all be played")
-    for k, v in award.items():
-        if not _whole(v):
-            report(("features", "free_spins_award"), f"free spins for {k} Heidis must be a whole number, got {v!r}")
-    if features["reference_stake"] <= 0:
-        report(("features", "reference_stake"), "the reference stake must be above 0 (currency)")
-    if award.get(trigger, 0) < 1 and not any(k <= trigger and v >= 1 for k, v in award.items()):
-        report(("features", "free_spins_award"), f"a trigger of {trigger} Heidis (trigger_count) would award no free spins")
-    if any(k < trigger for k in award):
-        report(("features", "free_spins_award"),
-               f"counts below trigger_count ({trigger}) can never be awarded: {sorted(k for k in award if k < trigger)}")
-    tier_fields = {"name": str, "must_drop": float, "pot_rate": float, "reseed_rate": float, "reseed_fraction": float}
-    for i, tier in enumerate(features.get("jackpots", [])):
-        for field in tier:
-            if field not in tier_fields:
-                report(("features", "jackpots", i), f"unknown field {field!r} (known: {', '.join(tier_fields)})")
-        for field, kind in tier_fields.items():
-            value = tier.get(field)
-            if field not in tier:
-                report(("features", "jackpots", i), f"jackpot tier needs {field!r}")
-            elif kind is str and not isinstance(value, str):
-                report(("features", "jackpots", i, field), "must be a string")
-            elif kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                report(("features", "jackpots", i, field), "must be a number")
-            elif field == "must_drop" and value <= 0:
-                report(("features", "jackpots", i, field), "must be above 0 (currency)")
-            elif field in ("pot_rate", "reseed_rate") and not 0 <= value < 1:
-                report(("features", "jackpots", i, field), "must be a fraction of each stake in [0, 1)")
-            elif field == "reseed_fraction" and not 0 <= value < 1:
-                report(("features", "jackpots", i, field), "must be in [0, 1): the reseed as a fraction of must_drop")
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from workbench.simulate.blocks import (
+from workbench.simulate.steps import (
     add_free_spins,
     apply_cap,
     apply_mask,

@@ -12,8 +12,7 @@ more than per-line results.  Each is computed exactly, by the cheapest route:
 - hit frequency: ``1 - P(nothing pays)``; only paths on which nothing has paid
   yet are followed (states: undecided lines and scatter counts), which leaves
   very few states after the first reels.
-- maximum: branch and bound over the reel windows with an upper bound from
-  the best each undecided line and scatter group can still add.
+- maximum: the branch-and-bound walk of :mod:`.enumerate`.
 """
 
 from __future__ import annotations
@@ -21,14 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from .._jit import njit, prange
 
 from ..model import Game, StripSet
-from .lines import LineAutomaton
-from .windows import PayScale, ReelWindows
-
-ANYWHERE, ADJACENT = 0, 1
-
+from ..pays.lines import LineAutomaton
+from ..pays.scale import PayScale
+from ..pays.scatter import ScatterPayTables, code_count, scatter_pay_tables, update_code
+from .enumerate import max_spin_win
+from .windows import ReelWindows
 
 @dataclass(frozen=True)
 class SpinMoments:
@@ -38,60 +37,6 @@ class SpinMoments:
     second: float
     hit: float
     max_units: int
-
-
-# ---------------------------------------------------------------------------
-# scatter pay tables
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ScatterPayTables:
-    """Paying scatter groups in the form the kernels use.
-
-    Counts are tracked as *codes*: the count itself for ``anywhere`` groups,
-    ``2 x count + broken`` for ``adjacent_from_first_reel`` groups.
-    """
-
-    index: np.ndarray  # positions of paying groups among game.scatters
-    mode: np.ndarray  # ANYWHERE / ADJACENT
-    cap: np.ndarray  # counts above cap pay like cap
-    pays: np.ndarray  # (groups, max cap + 1) pay units by count
-
-    @property
-    def n_codes(self) -> int:
-        return 2 * self.pays.shape[1] if len(self.index) else 1
-
-
-def scatter_pay_tables(game: Game, scale: PayScale) -> ScatterPayTables:
-    groups = [(i, g) for i, g in enumerate(game.scatters.values()) if any(p > 0 for p in g.pays.values())]
-    caps = [max(k for k, p in g.pays.items()) for _, g in groups]
-    width = max(caps, default=0) + 1
-    pays = np.zeros((len(groups), width), dtype=np.int64)
-    for row, (_, g) in enumerate(groups):
-        for c in range(width):
-            pays[row, c] = scale.units(game.bet.credits(g.pay(c), g.unit))
-    return ScatterPayTables(
-        index=np.array([i for i, _ in groups], dtype=np.int64),
-        mode=np.array([ADJACENT if g.counting == "adjacent_from_first_reel" else ANYWHERE for _, g in groups], dtype=np.int64),
-        cap=np.array(caps, dtype=np.int64),
-        pays=pays,
-    )
-
-
-@njit(cache=True, inline="always")
-def update_code(mode, cap, code, count):
-    """Running count code of a scatter group after a reel showing ``count``."""
-    if mode == ADJACENT:
-        if code % 2 == 1:
-            return code
-        if count == 0:
-            return code + 1
-        return 2 * min(code // 2 + count, cap)
-    return min(code + count, cap)
-
-
-@njit(cache=True, inline="always")
-def code_count(mode, code):
-    return code // 2 if mode == ADJACENT else code
 
 
 # ---------------------------------------------------------------------------
@@ -519,163 +464,6 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
 
 
 # ---------------------------------------------------------------------------
-# maximum: branch and bound
-# ---------------------------------------------------------------------------
-def max_future_gain(automaton: LineAutomaton) -> np.ndarray:
-    """Largest total gain an automaton state can still collect (any symbols)."""
-    K = automaton.n_states
-    best = np.full(K, -1, dtype=np.int64)
-
-    def solve(state: int) -> int:
-        stack = [state]
-        while stack:
-            s = stack[-1]
-            if best[s] >= 0:
-                stack.pop()
-                continue
-            if not automaton.live[s]:
-                best[s] = 0
-                stack.pop()
-                continue
-            pending = [int(t) for t in set(automaton.trans[s].tolist()) if best[t] < 0 and t != s]
-            if pending:
-                stack.extend(pending)
-                continue
-            best[s] = max(int(automaton.gain[s, a]) + (best[automaton.trans[s, a]] if automaton.trans[s, a] != s else 0)
-                          for a in range(automaton.trans.shape[1]))
-            stack.pop()
-        return int(best[state])
-
-    for s in range(K):
-        solve(s)
-    return best
-
-
-@njit(cache=True)
-def _row_bound(d, live_line, live_state, nlive, line_rows, trans, gain, future, avail, acc):
-    """Upper bound of what the undecided lines can still add from reel ``d`` on.
-
-    Lines reading the same row of reel ``d`` see the same symbol, so each row
-    contributes the best single symbol for all its lines together.
-    """
-    n_reels = avail.shape[0]
-    if d >= n_reels:
-        return 0
-    rows = avail.shape[1]
-    S = avail.shape[2]
-    for r in range(rows):
-        for a in range(S):
-            acc[r, a] = 0
-    for j in range(nlive):
-        st = live_state[j]
-        r = line_rows[live_line[j], d]
-        for a in range(S):
-            acc[r, a] += gain[st, a] + future[trans[st, a]]
-    total = 0
-    for r in range(rows):
-        best = 0
-        for a in range(S):
-            if avail[d, r, a] and acc[r, a] > best:
-                best = acc[r, a]
-        total += best
-    return total
-
-
-@njit(cache=True, parallel=True)
-def _max_search(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
-                n_threads):
-    """Largest spin win (pay units): the first reel's windows dealt round-robin to one
-    independent search per thread (promising windows first in each), run in parallel."""
-    n_first = offsets[1] - offsets[0]
-    n_chunks = max(1, min(n_first, n_threads))  # more searches than threads only weakens the cut
-    best = np.full(n_chunks, -1, dtype=np.int64)
-    for chunk in prange(n_chunks):
-        best[chunk] = _max_search_chunk(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
-                                        max_left, avail, chunk, n_chunks)
-    return best.max()
-
-
-@njit(cache=True)
-def _max_search_chunk(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
-                      chunk, n_chunks):
-    """Largest spin win (pay units) by depth-first search with an upper-bound cut, over the
-    first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... (-1 if there are none)."""
-    n_reels = offsets.shape[0] - 1
-    n_lines = line_rows.shape[0]
-    n_groups = mode.shape[0]
-    live_line = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
-    live_state = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
-    nlive = np.zeros(n_reels + 1, dtype=np.int64)
-    paid = np.zeros(n_reels + 1, dtype=np.int64)
-    bound_lines = np.zeros(n_reels + 1, dtype=np.int64)
-    codes = np.zeros((n_reels + 1, n_groups), dtype=np.int64)
-    acc = np.zeros((avail.shape[1], avail.shape[2]), dtype=np.int64)
-    if live[0]:
-        for l in range(n_lines):
-            live_line[0, l] = l
-        nlive[0] = n_lines
-        bound_lines[0] = _row_bound(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
-    best = np.int64(-1)
-    pos = np.zeros(n_reels, dtype=np.int64)
-    pos[0] = offsets[0] + chunk
-    d = 0
-    last = n_reels - 1
-    while True:
-        if pos[d] >= offsets[d + 1]:
-            if d == 0:
-                break
-            d -= 1
-            pos[d] += n_chunks if d == 0 else 1
-            continue
-        # upper bound of anything below this node
-        bound = paid[d] + bound_lines[d]
-        for g in range(n_groups):
-            code = codes[d, g]
-            if mode[g] == ADJACENT and code % 2 == 1:
-                bound += group_pays[g, code // 2]
-            else:
-                bound += group_pays[g, min(code_count(mode[g], code) + max_left[g, d], cap[g])]
-        if bound <= best:
-            pos[d] = offsets[d + 1]
-            continue
-        if d < last:
-            w = pos[d]
-            k = 0
-            inc = 0
-            fut = 0
-            for j in range(nlive[d]):
-                l = live_line[d, j]
-                st = live_state[d, j]
-                sym = win_sym[w, line_rows[l, d]]
-                inc += gain[st, sym]
-                s2 = trans[st, sym]
-                if live[s2]:
-                    live_line[d + 1, k] = l
-                    live_state[d + 1, k] = s2
-                    fut += future[s2]
-                    k += 1
-            nlive[d + 1] = k
-            paid[d + 1] = paid[d] + inc
-            bound_lines[d + 1] = min(fut, _row_bound(d + 1, live_line[d + 1], live_state[d + 1], k, line_rows, trans, gain,
-                                                     future, avail, acc))
-            for g in range(n_groups):
-                codes[d + 1, g] = update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g])
-            d += 1
-            pos[d] = offsets[d]
-        else:
-            for w in range(offsets[d], offsets[d + 1]):
-                total = paid[d]
-                for j in range(nlive[d]):
-                    total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
-                for g in range(n_groups):
-                    total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
-                if total > best:
-                    best = total
-            pos[d] = offsets[d + 1]
-    return best
-
-
-# ---------------------------------------------------------------------------
 # putting it together
 # ---------------------------------------------------------------------------
 def distinct_line_pairs(game: Game, strip_set: StripSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -811,36 +599,3 @@ def spin_moments(
     mean = line_mean + y_mean
     second = line_second + 2.0 * line_y + y_second
     return SpinMoments(mean=mean, second=second, hit=1.0 - nothing, max_units=max_units)
-
-
-def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
-                 line_rows: np.ndarray, future: np.ndarray) -> int:
-    """Largest spin win in pay units (exact, by branch and bound)."""
-    keep = [w.weights > 0 for w in windows]
-    # visit promising windows first: the sooner a large win is found, the more is cut
-    value = np.zeros(automaton.trans.shape[1])
-    for s in range(automaton.trans.shape[1]):
-        value[s] = automaton.gain[0, s] + future[automaton.trans[0, s]]
-    syms, cnts, offsets = [], [], [0]
-    for w, k in zip(windows, keep):
-        order = np.argsort(-value[w.symbols[k]].sum(axis=1), kind="stable")
-        s = w.symbols[k][order]
-        pad = np.zeros((len(s), max(game.rows)), dtype=np.int32)
-        pad[:, : s.shape[1]] = s
-        syms.append(pad)
-        cnts.append(w.counts[k][order][:, tables.index] if len(tables.index) else np.zeros((len(s), 0), np.int64))
-        offsets.append(offsets[-1] + len(s))
-    win_sym = np.ascontiguousarray(np.concatenate(syms))
-    win_cnt = np.ascontiguousarray(np.concatenate(cnts)).astype(np.int64)
-    n_groups = len(tables.index)
-    max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
-    for g in range(n_groups):
-        for d in range(game.reels - 1, -1, -1):
-            max_left[g, d] = max_left[g, d + 1] + int(win_cnt[offsets[d]:offsets[d + 1], g].max())
-    avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
-    for i, (w, k) in enumerate(zip(windows, keep)):
-        for r in range(game.rows[i]):
-            avail[i, r, w.symbols[k][:, r]] = True
-    return int(_max_search(win_sym, win_cnt, np.asarray(offsets, dtype=np.int64), line_rows, automaton.trans, automaton.gain,
-                           automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail,
-                           get_num_threads()))

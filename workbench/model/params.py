@@ -1,6 +1,6 @@
-"""Declared feature parameters: what a game module reads from ``[features]``.
+"""Declared feature parameters: what a round template reads from ``[features]``.
 
-Each game module lists its parameters as :class:`Param` objects so a reelset
+Each round template lists its parameters as :class:`Param` objects so a reelset
 file is validated (types, ranges, references, typos) before any code reads it.
 """
 

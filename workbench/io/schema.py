@@ -1,34 +1,23 @@
-"""Reelset files <-> :class:`~workbench.model.Game`: load, validate, edit, save.
+"""Validation of a reelset's data, section by section, into a :class:`~workbench.model.Game`.
 
-A reelset file is TOML (see docs/reelset-format.md).  Loading validates the
-whole file and reports *every* problem with its file, line and key path in one
-:class:`~workbench.errors.ReelsetError`.  Saving rewrites only the values that
-were edited, so comments and layout survive and diffs stay small; the new text
-is validated before anything is written, and written atomically.
+Every problem is collected with its file, line and key path; the build
+raises one :class:`~workbench.errors.ReelsetError` carrying all of them.
+Strip rules are the model's (:func:`workbench.model.check_strip`); the
+``[features]`` section is checked against the parameters the named round
+template declares (:mod:`workbench.registry`), without importing its
+compiled code.
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
-from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
-import tomlkit
-
-from . import games
-from .errors import GameNotFoundError, Problem, ReelsetError
-from .fileformat import (
-    SourceText,
-    atomic_write_text,
-    parse_text,
-    read_document,
-)
-from .games.params import check_param, describe
-from .model import (
+from .. import registry
+from ..errors import Problem, ReelsetError
+from ..model import (
     COUNTING_MODES,
     PAY_UNITS,
     SYMBOL_KINDS,
@@ -41,8 +30,12 @@ from .model import (
     Symbol,
     Trigger,
     WeightedTable,
+    check_strip,
     freeze,
 )
+from ..model.params import check_param, describe
+from .toml import SourceText
+
 
 FORMAT_VERSION = 1
 REELSET_SUFFIX = ".toml"
@@ -52,7 +45,7 @@ TOP_KEYS = {
     "format_version": "format version of this file (1)",
     "name": "game name",
     "description": "free text",
-    "game_module": "module implementing the features",
+    "game_module": "round template playing the features",
     "grid": "reels and rows",
     "bet": "bet model",
     "symbols": "symbol definitions",
@@ -67,90 +60,6 @@ TOP_KEYS = {
 REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paylines", "paytable", "strip_sets")
 
 
-# ---------------------------------------------------------------------------
-# finding files
-# ---------------------------------------------------------------------------
-def reelsets_dir() -> Path:
-    """Folder of the shipped reelsets (``$WORKBENCH_REELSETS`` overrides)."""
-    env = os.environ.get("WORKBENCH_REELSETS")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent / "reelsets"
-
-
-def shipped_games() -> list[str]:
-    """Names of the reelsets shipped in ``reelsets/``."""
-    folder = reelsets_dir()
-    return sorted(p.stem for p in folder.glob(f"*{REELSET_SUFFIX}"))
-
-
-def resolve_game_path(game: str | os.PathLike) -> Path:
-    """A path to an existing reelset file, or the name of a shipped one."""
-    path = Path(game)
-    if path.exists():
-        return path
-    candidate = reelsets_dir() / f"{game}{REELSET_SUFFIX}"
-    if candidate.exists():
-        return candidate
-    known = ", ".join(shipped_games()) or "none"
-    raise GameNotFoundError(f"{game}: no such file, and not a shipped reelset (shipped: {known})")
-
-
-def load_game(game: str | os.PathLike) -> Game:
-    """Load and validate a reelset file given by path or shipped name."""
-    path = resolve_game_path(game)
-    doc, source = read_document(path)
-    return build_game(doc.unwrap(), source)
-
-
-def loads_game(text: str, name: str = "<text>") -> Game:
-    """Load a game from reelset text."""
-    doc, source = parse_text(text, name)
-    return build_game(doc.unwrap(), source)
-
-
-def validate_file(path: str | os.PathLike) -> list[Problem]:
-    """All problems of a reelset file (empty list if it is valid)."""
-    try:
-        load_game(path)
-    except ReelsetError as exc:
-        return exc.problems
-    except GameNotFoundError:
-        return [Problem(str(path), "", "file not found (and not the name of a shipped reelset)")]
-    return []
-
-
-# ---------------------------------------------------------------------------
-# strips in file notation
-# ---------------------------------------------------------------------------
-def parse_strip_text(text: str) -> list[tuple[str, str | None, int]]:
-    """Tokens of a strip: (symbol, weight text or None, char offset of the token)."""
-    out = []
-    for match in re.finditer(r"\S+", text):
-        token = match.group(0)
-        if ":" in token:
-            sym, weight = token.split(":", 1)
-        else:
-            sym, weight = token, None
-        out.append((sym, weight, match.start()))
-    return out
-
-
-def format_strip_text(strip: Strip, previous: str | None) -> str:
-    """File text for ``strip``, wrapped like ``previous`` (the text it replaces)."""
-    tokens = strip.to_text().split(" ")
-    if previous is None or "\n" not in previous.strip("\n"):
-        return " ".join(tokens)
-    # keep the old number of stops per line
-    first_line = next(line for line in previous.strip("\n").split("\n") if line.strip())
-    per_line = max(1, len(first_line.split()))
-    lines = [" ".join(tokens[i : i + per_line]) for i in range(0, len(tokens), per_line)]
-    return "\n" + "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------
-# validation + building
-# ---------------------------------------------------------------------------
 class _Builder:
     def __init__(self, data: dict, source: SourceText):
         self.data = data
@@ -260,8 +169,12 @@ class _Builder:
         module_name = None
         if "game_module" in data:
             module_name = self.string(("game_module",), data["game_module"])
-            if module_name is not None and module_name not in games.known_game_modules():
-                self.problem(("game_module",), f"unknown game module {module_name!r} (known: {', '.join(games.known_game_modules())})")
+            if module_name is not None and registry.find_template(module_name) is None:
+                known = registry.names()
+                hint = difflib.get_close_matches(module_name, list(known), n=1)
+                suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+                self.problem(("game_module",), f"unknown game module {module_name!r}: no round template of that name{suggestion} "
+                             f"(known: {', '.join(known)})")
                 module_name = None
 
         reels, rows = self.grid(data.get("grid"))
@@ -584,8 +497,8 @@ class _Builder:
         return out
 
     def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters) -> None:
-        module = games.game_module(module_name)
-        spec = getattr(module, "FEATURES", {})
+        template = registry.template(module_name)
+        spec = template.params
         refs = {
             "table": tables,
             "strip_set": strip_sets,
@@ -598,270 +511,11 @@ class _Builder:
         for key, param in spec.items():
             if key in features:
                 check_param(param, features[key], lambda msg, key=key: self.problem(("features", key), msg), refs)
-        extra = getattr(module, "check_features", None)
-        if extra is not None and not self.problems:
-            # check_features reports key paths from the file root, e.g. ("tables", name, "entries", i)
-            extra(features, lambda key, msg: self.problem(tuple(key), msg), refs)
-
-
-def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report) -> Strip | None:
-    """Parse and validate one strip; ``report(message, char_offset=None)`` for problems.
-
-    ``reel`` is 0-based.  Returns the :class:`Strip` or None if it is invalid.
-    """
-    tokens = parse_strip_text(text)
-    if not tokens:
-        report(f"reel {reel + 1} is empty")
-        return None
-    ok = True
-    names, weights = [], []
-    weighted = False
-    for stop, (sym, wtext, at) in enumerate(tokens):
-        if sym not in symbols:
-            hint = difflib.get_close_matches(sym, list(symbols), n=1)
-            report(f"stop {stop + 1}: unknown symbol {sym!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""), at)
-            ok = False
-            continue
-        allowed = symbols[sym].reels
-        if allowed is not None and reel + 1 not in allowed:
-            report(f"stop {stop + 1}: {sym} may not appear on reel {reel + 1} (only on reels {', '.join(map(str, allowed))})", at)
-            ok = False
-        weight = 1
-        if wtext is not None:
-            weighted = True
-            try:
-                weight = int(wtext)
-            except ValueError:
-                report(f"stop {stop + 1}: weight {wtext!r} of {sym} is not a whole number", at)
-                ok = False
-                continue
-            if weight < 0:
-                report(f"stop {stop + 1}: negative weight {weight} for {sym}", at)
-                ok = False
-        names.append(sym)
-        weights.append(weight)
-    if not ok:
-        return None
-    if weighted and sum(weights) == 0:
-        report(f"reel {reel + 1}: all stop weights are zero")
-        return None
-    n = len(names)
-    if rows:
-        tallest = max(symbols[s].height for s in set(names))
-        needed = rows[reel] + tallest - 1
-        if n < needed:
-            report(
-                f"reel {reel + 1} has only {n} stop(s): a window of {rows[reel]} row(s) needs at least {needed} "
-                "so that no stop (or tall symbol) is shown twice at once"
-            )
-            return None
-    # tall symbols: runs on the circular strip must be whole symbols
-    for sym in set(names):
-        height = symbols[sym].height
-        if height == 1:
-            continue
-        for start, length in symbol_runs(names, sym):
-            if length % height:
-                at = tokens[start][2]
-                report(
-                    f"tall symbol {sym} (height {height}) broken at stop {start + 1}: "
-                    f"a run of {length} stop(s) is not a whole number of symbols",
-                    at,
-                )
-                ok = False
-        if height > n:
-            report(f"tall symbol {sym} (height {height}) is taller than the strip ({n} stops)")
-            ok = False
-    if not ok:
-        return None
-    strip = Strip(symbols=tuple(names), weights=tuple(weights) if weighted else None)
-    if rows:
-        for sym in set(names):
-            limit = symbols[sym].max_visible
-            if limit is None:
-                continue
-            worst = max_visible_instances(strip, sym, symbols[sym].height, rows[reel])
-            if worst > limit:
-                report(f"reel {reel + 1}: up to {worst} {sym} can be visible at once, at most {limit} allowed")
-                ok = False
-    return strip if ok else None
-
-
-def symbol_runs(names: list | tuple, sym: str) -> list[tuple[int, int]]:
-    """Maximal runs of ``sym`` on the circular strip as (start, length)."""
-    n = len(names)
-    if all(s == sym for s in names):
-        return [(0, n)]
-    runs = []
-    # start scanning just after a non-sym stop so no run is split by the wrap
-    first = next(i for i, s in enumerate(names) if s != sym)
-    i = 0
-    while i < n:
-        pos = (first + 1 + i) % n
-        if names[pos] == sym:
-            length = 0
-            while names[(pos + length) % n] == sym:
-                length += 1
-            runs.append((pos, length))
-            i += length
-        else:
-            i += 1
-    return runs
-
-
-def tall_instance_starts(names: tuple, sym: str, height: int) -> list[int]:
-    """Stops where an instance of tall symbol ``sym`` begins (runs split from their start)."""
-    starts = []
-    for start, length in symbol_runs(names, sym):
-        starts += [(start + k * height) % len(names) for k in range(length // height)]
-    return starts
-
-
-def max_visible_instances(strip: Strip, sym: str, height: int, rows: int) -> int:
-    """Most instances of ``sym`` (partly) visible in any window of ``rows`` rows."""
-    n = len(strip)
-    starts = tall_instance_starts(strip.symbols, sym, height) if height > 1 else [i for i, s in enumerate(strip.symbols) if s == sym]
-    worst = 0
-    for top in range(n):
-        visible = 0
-        for s in starts:
-            # instance covers stops s..s+height-1; window covers top..top+rows-1 (circular)
-            offset = (s - top) % n
-            if offset < rows or offset + height > n:
-                visible += 1
-        worst = max(worst, visible)
-    return worst
+        if template.check is not None and not self.problems:
+            # checks report key paths from the file root, e.g. ("tables", name, "entries", i)
+            template.check(features, lambda key, msg: self.problem(tuple(key), msg), refs)
 
 
 def build_game(data: dict, source: SourceText) -> Game:
     """Validate plain data from a reelset file and build the :class:`Game`."""
     return _Builder(data, source).build()
-
-
-# ---------------------------------------------------------------------------
-# edits and saving
-# ---------------------------------------------------------------------------
-def apply_edit(game: Game, edit: tuple) -> Game:
-    """A new :class:`Game` with ``edit`` applied (validated)."""
-    kind = edit[0]
-    name_for_errors = game.path or "<edit>"
-    source = SourceText(name_for_errors, "")
-    if kind == "strip":
-        _, set_name, reel, symbols, weights = edit
-        if set_name not in game.strip_sets:
-            raise ReelsetError([source.problem(("strip_sets", set_name), f"no strip set {set_name!r}")])
-        if not 1 <= reel <= game.reels:
-            raise ReelsetError([source.problem(("strip_sets", set_name), f"reel {reel} does not exist (1..{game.reels})")])
-        if weights is not None and len(weights) != len(symbols):
-            raise ReelsetError([source.problem(("strip_sets", set_name, f"reel{reel}"), f"{len(symbols)} stops but {len(weights)} weights")])
-        text = Strip(tuple(symbols), None if weights is None else tuple(int(w) for w in weights)).to_text()
-        problems: list[Problem] = []
-        path = ("strip_sets", set_name, f"reel{reel}")
-        strip = check_strip(text, reel - 1, game.symbols, game.rows, lambda msg, at=None: problems.append(source.problem(path, msg)))
-        if strip is None:
-            raise ReelsetError(problems)
-        if weights is not None and all(w == 1 for w in strip.weights or ()):
-            # keep a weighted strip weighted even when every weight is 1
-            strip = Strip(strip.symbols, tuple(weights))
-        old = game.strip_sets[set_name]
-        reels = list(old.reels)
-        reels[reel - 1] = strip
-        new_set = StripSet(old.name, old.mode, old.weight, tuple(reels))
-        strip_sets = dict(game.strip_sets)
-        strip_sets[set_name] = new_set
-        return game._replace(strip_sets=freeze(strip_sets), edits=game.edits + (edit,))
-    if kind == "table_weights":
-        _, table, weights = edit
-        if table not in game.tables:
-            raise ReelsetError([source.problem(("tables", table), f"no table {table!r}")])
-        old = game.tables[table]
-        if len(weights) != len(old.weights):
-            raise ReelsetError([source.problem(("tables", table), f"{len(weights)} weights for {len(old.weights)} entries")])
-        if any(w < 0 for w in weights):
-            raise ReelsetError([source.problem(("tables", table), "negative weight")])
-        if sum(weights) == 0:
-            raise ReelsetError([source.problem(("tables", table), "all weights are zero")])
-        tables = dict(game.tables)
-        tables[table] = WeightedTable(old.name, old.entries, tuple(weights))
-        return game._replace(tables=freeze(tables), edits=game.edits + (edit,))
-    if kind == "strip_set_weight":
-        _, set_name, weight = edit
-        if set_name not in game.strip_sets:
-            raise ReelsetError([source.problem(("strip_sets", set_name), f"no strip set {set_name!r}")])
-        if weight < 0:
-            raise ReelsetError([source.problem(("strip_sets", set_name, "weight"), "negative weight")])
-        old = game.strip_sets[set_name]
-        if sum(s.weight for s in game.strip_sets.values() if s.mode == old.mode) - old.weight + weight == 0:
-            raise ReelsetError([source.problem(("strip_sets", set_name, "weight"), f"all strip sets of mode {old.mode!r} would have weight 0")])
-        strip_sets = dict(game.strip_sets)
-        strip_sets[set_name] = StripSet(old.name, old.mode, weight, old.reels)
-        return game._replace(strip_sets=freeze(strip_sets), edits=game.edits + (edit,))
-    raise ValueError(f"unknown edit {kind!r}")
-
-
-def render_text(game: Game) -> str:
-    """The file text of ``game``: its original text with its edits applied."""
-    if not game.edits:
-        return game.text
-    doc = tomlkit.parse(game.text)
-    for edit in game.edits:
-        kind = edit[0]
-        if kind == "strip":
-            _, set_name, reel, _symbols, _weights = edit
-            key = f"reel{reel}"
-            table = doc["strip_sets"][set_name]
-            previous = str(table[key])
-            strip = Strip(tuple(_symbols), _weights)
-            new_text = format_strip_text(strip, previous)
-            _set_string(table, key, new_text, multiline="\n" in new_text)
-        elif kind == "table_weights":
-            _, table_name, weights = edit
-            entries = doc["tables"][table_name]["entries"]
-            for entry, w in zip(entries, weights):
-                if entry["weight"] != w:
-                    entry["weight"] = w
-        elif kind == "strip_set_weight":
-            _, set_name, weight = edit
-            doc["strip_sets"][set_name]["weight"] = weight
-    return tomlkit.dumps(doc)
-
-
-def _set_string(table, key: str, text: str, multiline: bool) -> None:
-    item = table.item(key)
-    trivia = item.trivia
-    new = tomlkit.string(text, multiline=multiline)
-    new.trivia.comment_ws = trivia.comment_ws
-    new.trivia.comment = trivia.comment
-    new.trivia.trail = trivia.trail
-    table[key] = new
-
-
-@dataclass(frozen=True)
-class Saved:
-    """Result of :func:`save_game`: the game as now on disk and the diff written."""
-
-    game: Game
-    diff: str
-    path: Path
-
-
-def save_game(game: Game, path: str | os.PathLike | None = None, *, force: bool = False) -> Saved:
-    """Validate and atomically write ``game`` to ``path`` (default: where it was loaded).
-
-    Returns the saved game (re-read from the new text) and the unified diff
-    against what was on disk.  Refuses (ReelsetError)
-    if the new text is invalid, or if the file changed on disk since the game
-    was loaded (unless ``force``), so no saved work is silently overwritten.
-    """
-    target = Path(path or game.path)
-    text = render_text(game)
-    saved = loads_game(text, str(target))  # full validation of exactly what will be written
-    old = target.read_text(encoding="utf-8") if target.exists() else ""
-    if not force and target.exists() and game.path and Path(game.path) == target and old != game.text:
-        raise ReelsetError([Problem(str(target), "", "the file changed on disk since it was loaded; reload it or save with force")])
-    diff = "".join(
-        difflib.unified_diff(old.splitlines(keepends=True), text.splitlines(keepends=True), fromfile=f"{target} (saved)", tofile=f"{target} (new)")
-    )
-    if old != text:
-        atomic_write_text(target, text)
-    return Saved(game=saved, diff=diff, path=target)

@@ -17,14 +17,16 @@ every combination over the full cycle.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
+from ..errors import SimulationError
 from ..model import Game
-from .windows import PayScale, pay_scale
+from .scale import PayScale, pay_scale
 
 
 @dataclass(frozen=True)
@@ -202,52 +204,60 @@ def combination_counts(automaton: LineAutomaton, state_counts: np.ndarray) -> np
     return out
 
 
-def expected_line_pays_with_wilds(game: Game, strip_set, automaton: LineAutomaton, wild: str) -> np.ndarray:
-    """E[pay of line l] (pay units) when the cells of a subset of reels on that line are forced ``wild``.
+_AUTOMATA: dict = {}
 
-    Returns an array (lines, 2**reels): entry [l, mask] has bit i of ``mask``
-    set when the line's cell on reel i is wild (e.g. a persisting wild there).
-    Exact expectation over the stops of ``strip_set``.
+
+def line_automaton(game: Game) -> LineAutomaton:
+    """The line automaton of ``game`` (cached by paytable, symbols and reels)."""
+    key = (game.reels, tuple((s.name, s.kind, tuple(sorted(s.substitutes))) for s in game.symbols.values()),
+           tuple((k, tuple(v.items())) for k, v in game.paytable.items()), game.bet.line_pay_unit, game.bet.line_bet, game.bet.cost,
+           tuple((g.name, tuple(g.pays.items()), g.unit) for g in game.scatters.values()))
+    if key not in _AUTOMATA:
+        if len(_AUTOMATA) > 32:
+            _AUTOMATA.clear()
+        _AUTOMATA[key] = build_automaton(game)
+    return _AUTOMATA[key]
+
+
+# ---------------------------------------------------------------------------
+# the simulator's form: packed steps and the inline pay function
+# ---------------------------------------------------------------------------
+LineArrays = namedtuple("LineArrays", ["rows", "trans", "gain", "live", "pay", "step"])
+
+
+def line_arrays(game: Game) -> LineArrays:
+    automaton = line_automaton(game)
+    rows = np.asarray(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
+    return LineArrays(rows, automaton.trans, automaton.gain, automaton.live, automaton.pay_units, packed_steps(automaton))
+
+
+def packed_steps(automaton) -> np.ndarray:
+    """Automaton steps packed in one integer: gain << 32 | next state << 1 | next state is live.
+
+    One memory read per line step instead of three.
     """
-    from .windows import row_symbol_weights
-
-    n_reels = game.reels
-    wild_id = list(game.symbols).index(wild)
-    S = automaton.trans.shape[1]
-    out = np.zeros((len(game.paylines), 1 << n_reels))
-    for l, rows in enumerate(game.paylines):
-        probs = np.zeros((n_reels, 2, S))
-        for i, r in enumerate(rows):
-            w = row_symbol_weights(game, strip_set.reels[i], r).astype(float)
-            probs[i, 0] = w / w.sum()
-            probs[i, 1, wild_id] = 1.0
-        out[l] = _masked_expectations(automaton.trans, automaton.pay_units.astype(float), probs)
-    return out
+    trans = automaton.trans.astype(np.int64)
+    gain = automaton.gain.astype(np.int64)
+    if gain.max(initial=0) >= 2**31 or trans.max(initial=0) >= 2**30:
+        raise SimulationError("line pays too large for the simulator's packed tables")
+    return (gain << 32) | (trans << 1) | automaton.live[trans].astype(np.int64)
 
 
-@njit(cache=True)
-def _masked_expectations(trans, pay, probs):
-    n_reels = probs.shape[0]
-    K, S = trans.shape
-    out = np.zeros(1 << n_reels)
-    dist = np.zeros(K)
-    nxt = np.zeros(K)
-    for mask in range(1 << n_reels):
-        dist[:] = 0.0
-        dist[0] = 1.0
+@njit(cache=True, inline="always")
+def line_pay_screen(la, screen):
+    """Line pays (units) of an explicit (possibly modified) screen."""
+    rows = la.rows
+    step = la.step
+    total = 0
+    n_reels = screen.shape[0]
+    if not la.live[0]:
+        return 0
+    for l in range(rows.shape[0]):
+        st = 0
         for i in range(n_reels):
-            p = probs[i, (mask >> i) & 1]
-            nxt[:] = 0.0
-            for k in range(K):
-                v = dist[k]
-                if v == 0.0:
-                    continue
-                for a in range(S):
-                    if p[a] > 0.0:
-                        nxt[trans[k, a]] += v * p[a]
-            dist[:] = nxt
-        total = 0.0
-        for k in range(K):
-            total += dist[k] * pay[k]
-        out[mask] = total
-    return out
+            code = step[st, screen[i, rows[l, i]]]
+            total += code >> 32
+            if code & 1 == 0:
+                break
+            st = (code & 0xFFFFFFFF) >> 1
+    return total

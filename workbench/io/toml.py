@@ -17,20 +17,9 @@ from typing import Any
 import tomlkit
 import tomlkit.exceptions
 
-from .errors import Problem, ReelsetError
+from ..errors import Problem, ReelsetError, format_key
 
 KeyPath = tuple  # of str (table keys) and int (array indices)
-
-
-def format_key(path: KeyPath) -> str:
-    """``("strip_sets", "base", "reel1")`` -> ``strip_sets.base.reel1``; indices as ``[3]``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
 
 
 @dataclass

@@ -36,9 +36,9 @@ import tomlkit
 
 from workbench import ReelsetError, load_game, loads_game, par, reference, validate_file
 from workbench.exact import scatter_counts, strip_set_windows
-from workbench.games import bier_haus
+from workbench.games.bier_haus import play as bier_haus
 from workbench.simulate import estimate_rtp, round_model, simulate
-from workbench.simulate.blocks import place_random_wilds
+from workbench.simulate.steps import place_random_wilds
 from workbench.simulate.jackpots import simulate_jackpots
 from workbench.simulate.rng import chunk_state
 

@@ -1,0 +1,207 @@
+"""The package's layers: no import cycles, lower layers never import higher ones, light imports.
+
+The module graph is read from the source with :mod:`ast` (every ``import`` at
+any depth, including inside functions, except ``if TYPE_CHECKING:`` blocks),
+so a lazy import counts like any other.  docs/architecture.md shows the same
+layers.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
+
+# lowest first; a module may import only modules of its own layer or lower ones
+LAYERS = [
+    ("errors", "_cache", "_jit"),
+    ("model",),
+    ("stats",),
+    ("registry",),
+    ("io",),
+    ("pays",),
+    ("exact", "reference"),
+    ("simulate",),
+    ("rounds", "games"),
+    ("plots", "tuning"),
+    ("report",),
+    ("widgets",),
+    ("cli",),
+]
+# the one upward reference is by name, not by import: the registry's table of built-in
+# template names (strings imported on first lookup), checked in test_registry.py
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(module: str) -> set[str]:
+    """Package modules ``module`` imports (a ``from P import x`` of submodule x counts as P.x)."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(node):
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.split(".")[0] == "workbench")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] == "workbench":
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    out.add(sub if sub in MODULES else target)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return {m for m in out if m in MODULES and m != module}
+
+
+GRAPH = {m: _imports(m) for m in MODULES}
+
+
+def _layer(module: str) -> int:
+    top = module.split(".")[1] if "." in module else ""
+    for i, names in enumerate(LAYERS):
+        if top in names:
+            return i
+    raise AssertionError(f"{module} is in no layer of LAYERS: add its package to tests/test_architecture.py and docs/architecture.md")
+
+
+def test_every_module_has_a_layer():
+    for module in MODULES:
+        if module != "workbench":
+            _layer(module)
+
+
+def test_no_import_cycle_in_the_package():
+    # Tarjan's strongly connected components over the module graph
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    cycles = []
+    counter = [0]
+
+    def connect(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(GRAPH[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            # a package importing its own submodule (its __init__ re-exports) is not a cycle unless the
+            # submodule imports the package back
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    sys.setrecursionlimit(10_000)
+    for v in sorted(GRAPH):
+        if v not in index:
+            connect(v)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_lower_layers_never_import_higher_ones():
+    wrong = []
+    for module, imported in GRAPH.items():
+        if module == "workbench":
+            continue
+        for other in imported:
+            if other != "workbench" and _layer(other) > _layer(module):
+                wrong.append(f"{module} (layer {_layer(module)}) imports {other} (layer {_layer(other)})")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_the_exact_engine_imports_nothing_from_the_file_format_layer():
+    def reach(module, seen):
+        for other in GRAPH[module]:
+            if other not in seen:
+                seen.add(other)
+                reach(other, seen)
+        return seen
+
+    for module in MODULES:
+        if module.startswith(("workbench.exact", "workbench.pays", "workbench.model")):
+            reached = reach(module, set())
+            assert not {m for m in reached if m.startswith("workbench.io")}, module
+
+
+def test_the_graph_sees_lazy_imports():
+    # guards the test itself: a function-level import is an edge
+    assert "workbench.io" in GRAPH["workbench.simulate.engine"]
+    assert "workbench.model.edits" in GRAPH["workbench.model.game"]
+    assert "workbench.io.store" in GRAPH["workbench.io"]
+
+
+@pytest.mark.parametrize("module, forbidden", [
+    ("workbench", ("numba", "pandas", "matplotlib", "workbench.exact", "workbench.io")),
+    ("workbench.model", ("numba", "pandas", "matplotlib", "tomlkit", "workbench.io")),
+    ("workbench.io", ("numba", "pandas", "matplotlib", "workbench.exact", "workbench.simulate")),
+    ("workbench.registry", ("numba", "pandas", "workbench.games", "workbench.rounds")),
+])
+def test_imports_stay_light(module, forbidden):
+    code = (f"import sys, {module}\n"
+            f"print([m for m in {list(forbidden)!r} if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]", f"import {module} loaded {out}"
+
+
+def test_loading_and_validating_a_game_compiles_nothing():
+    code = ("import sys\nfrom workbench import load_game\n"
+            "for name in ('classic_tens', 'super_10_stars', 'bier_haus_oktober_fest'):\n    load_game(name)\n"
+            "print('numba' in sys.modules, 'workbench.games.bier_haus.play' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "False False"
+
+
+def test_the_architecture_doc_names_every_layer_and_module_group():
+    doc = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for names in LAYERS:
+        for name in names:
+            assert name in doc, f"docs/architecture.md does not mention layer {name!r}"
+    for module in MODULES:
+        parts = module.split(".")
+        if len(parts) == 3 and MODULES[module].name != "__init__.py":
+            # every module of a layer package is listed by its file name
+            assert f"{parts[2]}.py" in doc or f"{parts[1]}/{parts[2]}" in doc or parts[1] == "widgets" or parts[1] == "report", module

@@ -1,0 +1,306 @@
+"""The one enumeration of reel windows: full-cycle win distribution and max-win search.
+
+A depth-first walk over the distinct windows of each reel carries, per
+depth, what the lines have paid so far, the lines still undecided (with
+their automaton states) and every paying scatter group's running count code,
+so each window only advances the undecided lines, and the last reel is a
+tight loop.  The same walk serves two uses:
+
+- ``find_max=False``: every combination is visited and the spin win added
+  to an integer histogram (pay units) with the combination's weight: the
+  exact distribution of the spin win over the full cycle;
+- ``find_max=True``: branch and bound: a subtree is cut when what has been
+  paid plus an upper bound of what the undecided lines and scatter groups
+  can still add does not beat the best win found so far.
+
+In both, the first reel's windows are dealt round-robin to one walk per
+thread (``n_chunks``); histograms are summed and maxima maxed afterwards, so
+the result does not depend on the number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import get_num_threads, njit, prange
+from ..errors import ExactBudgetError
+from ..model import Game, StripSet
+from ..pays.lines import LineAutomaton
+from ..pays.scale import PayScale
+from ..pays.scatter import ADJACENT, ScatterPayTables, code_count, scatter_pay_tables, update_code
+from .windows import ReelWindows
+
+DEFAULT_BUDGET = 2_000_000_000  # window combinations of a full-cycle enumeration
+
+
+def max_future_gain(automaton: LineAutomaton) -> np.ndarray:
+    """Largest total gain an automaton state can still collect (any symbols)."""
+    K = automaton.n_states
+    best = np.full(K, -1, dtype=np.int64)
+
+    def solve(state: int) -> int:
+        stack = [state]
+        while stack:
+            s = stack[-1]
+            if best[s] >= 0:
+                stack.pop()
+                continue
+            if not automaton.live[s]:
+                best[s] = 0
+                stack.pop()
+                continue
+            pending = [int(t) for t in set(automaton.trans[s].tolist()) if best[t] < 0 and t != s]
+            if pending:
+                stack.extend(pending)
+                continue
+            best[s] = max(int(automaton.gain[s, a]) + (best[automaton.trans[s, a]] if automaton.trans[s, a] != s else 0)
+                          for a in range(automaton.trans.shape[1]))
+            stack.pop()
+        return int(best[state])
+
+    for s in range(K):
+        solve(s)
+    return best
+
+
+@njit(cache=True)
+def _row_bound(d, live_line, live_state, nlive, line_rows, trans, gain, future, avail, acc):
+    """Upper bound of what the undecided lines can still add from reel ``d`` on.
+
+    Lines reading the same row of reel ``d`` see the same symbol, so each row
+    contributes the best single symbol for all its lines together.
+    """
+    n_reels = avail.shape[0]
+    if d >= n_reels:
+        return 0
+    rows = avail.shape[1]
+    S = avail.shape[2]
+    for r in range(rows):
+        for a in range(S):
+            acc[r, a] = 0
+    for j in range(nlive):
+        st = live_state[j]
+        r = line_rows[live_line[j], d]
+        for a in range(S):
+            acc[r, a] += gain[st, a] + future[trans[st, a]]
+    total = 0
+    for r in range(rows):
+        best = 0
+        for a in range(S):
+            if avail[d, r, a] and acc[r, a] > best:
+                best = acc[r, a]
+        total += best
+    return total
+
+
+@njit(cache=True)
+def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
+          chunk, n_chunks, find_max, hist):
+    """One walk over the first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... and
+    every window of the other reels.  Returns the largest spin win seen (pay units, -1 if
+    none) when ``find_max``; otherwise adds every combination's weight to ``hist`` at its
+    spin win."""
+    n_reels = offsets.shape[0] - 1
+    n_lines = line_rows.shape[0]
+    n_groups = mode.shape[0]
+    live_line = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
+    live_state = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
+    nlive = np.zeros(n_reels + 1, dtype=np.int64)
+    paid = np.zeros(n_reels + 1, dtype=np.int64)
+    weight = np.ones(n_reels + 1, dtype=np.int64)
+    bound_lines = np.zeros(n_reels + 1, dtype=np.int64)
+    codes = np.zeros((n_reels + 1, n_groups), dtype=np.int64)
+    acc = np.zeros((avail.shape[1], avail.shape[2]), dtype=np.int64)
+    if live[0]:
+        for l in range(n_lines):
+            live_line[0, l] = l
+        nlive[0] = n_lines
+        if find_max:
+            bound_lines[0] = _row_bound(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
+    best = np.int64(-1)
+    pos = np.zeros(n_reels, dtype=np.int64)
+    pos[0] = offsets[0] + chunk
+    d = 0
+    last = n_reels - 1
+    while True:
+        if pos[d] >= offsets[d + 1]:
+            if d == 0:
+                break
+            d -= 1
+            pos[d] += n_chunks if d == 0 else 1
+            continue
+        if find_max:
+            # upper bound of anything below this node
+            bound = paid[d] + bound_lines[d]
+            for g in range(n_groups):
+                code = codes[d, g]
+                if mode[g] == ADJACENT and code % 2 == 1:
+                    bound += group_pays[g, code // 2]
+                else:
+                    bound += group_pays[g, min(code_count(mode[g], code) + max_left[g, d], cap[g])]
+            if bound <= best:
+                pos[d] = offsets[d + 1]
+                continue
+        if d < last:
+            w = pos[d]
+            k = 0
+            inc = 0
+            fut = 0
+            for j in range(nlive[d]):
+                l = live_line[d, j]
+                st = live_state[d, j]
+                sym = win_sym[w, line_rows[l, d]]
+                inc += gain[st, sym]
+                s2 = trans[st, sym]
+                if live[s2]:
+                    live_line[d + 1, k] = l
+                    live_state[d + 1, k] = s2
+                    fut += future[s2]
+                    k += 1
+            nlive[d + 1] = k
+            paid[d + 1] = paid[d] + inc
+            weight[d + 1] = weight[d] * win_w[w]
+            if find_max:
+                bound_lines[d + 1] = min(fut, _row_bound(d + 1, live_line[d + 1], live_state[d + 1], k, line_rows, trans, gain,
+                                                         future, avail, acc))
+            for g in range(n_groups):
+                codes[d + 1, g] = update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g])
+            d += 1
+            pos[d] = offsets[d]
+        else:
+            # the last reel: every window at once (on a one-reel game, this walk's share of them)
+            step = n_chunks if d == 0 else 1
+            if find_max:
+                for w in range(pos[d], offsets[d + 1], step):
+                    total = paid[d]
+                    for j in range(nlive[d]):
+                        total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
+                    for g in range(n_groups):
+                        total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+                    if total > best:
+                        best = total
+            else:
+                for w in range(pos[d], offsets[d + 1], step):
+                    total = paid[d]
+                    for j in range(nlive[d]):
+                        total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
+                    for g in range(n_groups):
+                        total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+                    hist[total] += weight[d] * win_w[w]
+            pos[d] = offsets[d + 1]
+    return best
+
+
+@njit(cache=True, parallel=True)
+def _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
+              n_threads, find_max, hist_size):
+    """:func:`_walk` once per thread; returns (largest win or -1, summed histogram)."""
+    n_first = offsets[1] - offsets[0]
+    n_chunks = max(1, min(n_first, n_threads))  # more walks than threads only weakens the cut
+    best = np.full(n_chunks, -1, dtype=np.int64)
+    hists = np.zeros((1 if find_max else n_chunks, hist_size), dtype=np.int64)
+    for chunk in prange(n_chunks):
+        row = np.int64(chunk) % hists.shape[0]  # one shared (unused) row when searching for the maximum
+        best[chunk] = _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
+                            max_left, avail, chunk, n_chunks, find_max, hists[row])
+    return best.max(), hists.sum(axis=0)
+
+
+# ---------------------------------------------------------------------------
+# preparing the walk
+# ---------------------------------------------------------------------------
+def _walk_arrays(game: Game, windows: list[ReelWindows], tables: ScatterPayTables, order: np.ndarray | None):
+    """Windows with weight of every reel stacked (``offsets`` per reel), each reel's
+    windows sorted by ``order`` (a value per symbol id, best first) when given."""
+    syms, cnts, weights, offsets = [], [], [], [0]
+    for w in windows:
+        keep = w.weights > 0
+        s = w.symbols[keep]
+        c = w.counts[keep][:, tables.index] if len(tables.index) else np.zeros((len(s), 0), np.int64)
+        wt = w.weights[keep]
+        if order is not None:
+            # visit promising windows first: the sooner a large win is found, the more is cut
+            rank = np.argsort(-order[s].sum(axis=1), kind="stable")
+            s, c, wt = s[rank], c[rank], wt[rank]
+        pad = np.zeros((len(s), max(game.rows)), dtype=np.int32)
+        pad[:, : s.shape[1]] = s
+        syms.append(pad)
+        cnts.append(c)
+        weights.append(wt)
+        offsets.append(offsets[-1] + len(s))
+    win_sym = np.ascontiguousarray(np.concatenate(syms))
+    win_cnt = np.ascontiguousarray(np.concatenate(cnts)).astype(np.int64)
+    win_w = np.concatenate(weights).astype(np.int64)
+    return win_sym, win_cnt, win_w, np.asarray(offsets, dtype=np.int64)
+
+
+def _line_rows(game: Game) -> np.ndarray:
+    return np.asarray(game.paylines, dtype=np.int32).reshape(len(game.paylines), game.reels)
+
+
+def max_spin_units(game: Game, automaton: LineAutomaton, scale: PayScale) -> int:
+    """An upper bound of the spin win in pay units (histogram size)."""
+    tables = scatter_pay_tables(game, scale)
+    line_max = int(automaton.pay_units.max()) if automaton.n_states else 0
+    return line_max * len(game.paylines) + int(tables.pays.max(axis=1).sum() if tables.pays.size else 0)
+
+
+def window_combinations(windows: list[ReelWindows]) -> int:
+    """Number of combinations of windows with weight (what a full-cycle walk visits)."""
+    out = 1
+    for w in windows:
+        out *= int((w.weights > 0).sum())
+    return out
+
+
+def cycle_histogram(
+    game: Game,
+    strip_set: StripSet,
+    windows: list[ReelWindows],
+    automaton: LineAutomaton,
+    scale: PayScale,
+    budget: int = DEFAULT_BUDGET,
+) -> np.ndarray:
+    """Integer hits of each spin win (index = pay units) over the full cycle of ``strip_set``."""
+    combos = window_combinations(windows)
+    if combos > budget:
+        raise ExactBudgetError(
+            f"full cycle of strip set {strip_set.name!r} has {combos:,} distinct window combinations, "
+            f"over the budget of {budget:,}"
+        )
+    if strip_set.cycle >= 2**63:
+        raise ExactBudgetError(f"cycle of strip set {strip_set.name!r} ({strip_set.cycle:.3e}) does not fit 64-bit counts")
+    tables = scatter_pay_tables(game, scale)
+    win_sym, win_cnt, win_w, offsets = _walk_arrays(game, windows, tables, None)
+    n_groups = len(tables.index)
+    # the bound's inputs are unused when not searching for the maximum
+    future = np.zeros(automaton.n_states, dtype=np.int64)
+    max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
+    avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
+    size = max_spin_units(game, automaton, scale) + 1
+    _, hist = _walk_all(win_sym, win_cnt, win_w, offsets, _line_rows(game), automaton.trans, automaton.gain, automaton.live,
+                        future, tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(), False, size)
+    if int(hist.sum()) != strip_set.cycle:
+        raise ExactBudgetError(f"full cycle of strip set {strip_set.name!r}: counts overflowed 64 bits")
+    return hist
+
+
+def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
+                 line_rows: np.ndarray, future: np.ndarray) -> int:
+    """Largest spin win in pay units (exact, by branch and bound)."""
+    value = np.zeros(automaton.trans.shape[1])
+    for s in range(automaton.trans.shape[1]):
+        value[s] = automaton.gain[0, s] + future[automaton.trans[0, s]]
+    win_sym, win_cnt, win_w, offsets = _walk_arrays(game, windows, tables, value)
+    n_groups = len(tables.index)
+    max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
+    for g in range(n_groups):
+        for d in range(game.reels - 1, -1, -1):
+            max_left[g, d] = max_left[g, d + 1] + int(win_cnt[offsets[d]:offsets[d + 1], g].max())
+    avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
+    for i in range(game.reels):
+        for r in range(game.rows[i]):
+            avail[i, r, win_sym[offsets[i]:offsets[i + 1], r]] = True
+    best, _ = _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, automaton.trans, automaton.gain, automaton.live, future,
+                        tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(), True, 1)
+    return int(best)

@@ -1,0 +1,147 @@
+"""Bier Haus Oktober Fest (WMS / Scientific Games): rules as features over shared blocks.
+
+Rules (see docs/games/bier_haus_oktober_fest.md for each rule's reading and test):
+
+- 6x6, 50 lines; WILD (beer) substitutes for all but the Heidi scatters;
+  on any spin one or more reels may fill with beer and act as WILD, and
+  Bigger Mugs (square wild overlays of several sizes) may fall;
+- Green, Purple and Red Heidi scatters are 2 rows tall and count when only
+  half visible; Red Heidi only on reel 4, at most one visible;
+- 5 or more Heidis on adjacent reels from reel 1 award free spins by count
+  (``free_spins_award``), retriggering the same way without limit, on the
+  alternate ``free_spins`` strips at the triggering bet;
+- every Purple Heidi in a trigger becomes a Persisting Wild at its position
+  from the next free spin to the end of the feature;
+- a Red Heidi in a trigger awards a spin of Heidi's Wheel (before free spins,
+  and again on retriggers): cash prizes (x bet multiplier) with an extra spin
+  that cannot repeat a cash prize already won, Bigger Mugs Spins, Hans
+  Spins, both, or extra free spins;
+- Hans Spins (free spins only): up to 10 Hans Wilds at random positions except
+  persisting-wild positions; wheel-awarded Hans and Bigger Mugs spins wait in
+  meters and happen on random free spins, all of them before the end;
+- the feature's winning combinations are worth at least ``bonus_guarantee``
+  x bet multiplier;
+- any single game (the paid spin and everything it triggers) pays at most
+  ``max_win`` in currency: the feature ends when it is reached;
+- Mega Drop jackpots (``jackpots``) are simulated on their own stream.
+"""
+
+from __future__ import annotations
+
+from ...model.params import Param
+from ...registry import RoundTemplate
+
+MAX_MUGS = 8  # most Bigger Mugs one spin can drop
+
+FEATURES = {
+    "wild_symbol": Param("symbol", "the WILD symbol (beer); beer reels, mugs, persisting and Hans wilds become it"),
+    "heidi_scatter": Param("scatter", "scatter group of all Heidis (adjacent from reel 1)"),
+    "purple_heidi": Param("symbol", "Purple Heidi: becomes a Persisting Wild when in a trigger"),
+    "red_heidi": Param("symbol", "Red Heidi: a Heidi's Wheel spin when in a trigger"),
+    "trigger_count": Param("int", "Heidis needed on adjacent reels from reel 1", min=1),
+    "free_spins_award": Param("count_map", "free spins by number of Heidis in the trigger", min=0),
+    "free_spins_mode": Param("mode", "strip-set mode of the free spins"),
+    "base_random_feature": Param("table", "per base spin: feature = none | beer_reels | bigger_mugs"),
+    "free_spins_random_feature": Param("table", "per free spin: feature = none | beer_reels | bigger_mugs | hans"),
+    "beer_reels": Param("table", "how many reels fill with beer: reels"),
+    "mug_count": Param("table", "how many mugs fall: mugs"),
+    "mug_size": Param("table", "size of each mug in rows and reels: size"),
+    "hans_wilds": Param("table", "how many Hans Wilds a Hans Spin adds: wilds (at most 10)"),
+    "heidi_wheel": Param("table", "wheel segments: award = cash (value x bet multiplier) | mugs | hans | mugs_and_hans | free_spins (value)"),
+    "bonus_guarantee": Param("int", "minimum feature win from winning combinations, x bet multiplier", min=0),
+    "max_win": Param("number", "max win of any single game, in currency", min=0),
+    "reference_stake": Param("number", "total bet (currency) the RTP is quoted for", min=0),
+    "jackpots": Param("records", "Mega Drop tiers: name, must_drop (currency), pot_rate, reseed_rate, reseed_fraction",
+                      required=False),
+}
+
+
+def check_features(features: dict, report, refs: dict) -> None:
+    """Cross-checks of the feature parameters beyond their types."""
+    tables = refs["table"]
+    needs = {
+        "base_random_feature": ("feature", ("none", "beer_reels", "bigger_mugs")),
+        "free_spins_random_feature": ("feature", ("none", "beer_reels", "bigger_mugs", "hans")),
+        "beer_reels": ("reels", None),
+        "mug_count": ("mugs", None),
+        "mug_size": ("size", None),
+        "hans_wilds": ("wilds", None),
+    }
+    for key, (field, choices) in needs.items():
+        name = features[key]
+        for i, entry in enumerate(tables[name].entries):
+            if field not in entry:
+                report(("tables", name, "entries", i), f"entry needs {field!r}")
+            elif choices and entry[field] not in choices:
+                report(("tables", name, "entries", i), f"{field} must be one of {', '.join(choices)}, got {entry[field]!r}")
+            elif not choices and (not isinstance(entry[field], int) or entry[field] < 1):
+                report(("tables", name, "entries", i), f"{field} must be a whole number >= 1")
+    for i, entry in enumerate(tables[features["hans_wilds"]].entries):
+        if isinstance(entry.get("wilds"), int) and entry["wilds"] > 10:
+            report(("tables", features["hans_wilds"], "entries", i), "a Hans Spin adds at most 10 Hans Wilds")
+    wheel = features["heidi_wheel"]
+    for i, entry in enumerate(tables[wheel].entries):
+        award = entry.get("award")
+        if award not in ("cash", "mugs", "hans", "mugs_and_hans", "free_spins"):
+            report(("tables", wheel, "entries", i), f"award must be cash, mugs, hans, mugs_and_hans or free_spins, got {award!r}")
+        elif award != "mugs_and_hans" and (not _whole(entry.get("value")) or entry["value"] < 1):
+            unit = " (x bet multiplier)" if award == "cash" else ""
+            report(("tables", wheel, "entries", i), f"a {award} award needs a value that is a whole number >= 1{unit}")
+    if not any(e.get("award") != "cash" and w > 0 for e, w in zip(tables[wheel].entries, tables[wheel].weights)):
+        report(("tables", wheel), "the wheel needs at least one segment with weight that is not a cash prize (cash spins again)")
+    for i, entry in enumerate(tables[features["mug_count"]].entries):
+        if isinstance(entry.get("mugs"), int) and entry["mugs"] > MAX_MUGS:
+            report(("tables", features["mug_count"], "entries", i), f"at most {MAX_MUGS} mugs can fall at once")
+    # wheel-awarded Hans / Bigger Mugs spins must all fit in the free spins of the award that brings them
+    award = {int(k): v for k, v in features["free_spins_award"].items()}
+    trigger = features["trigger_count"]
+    fewest = min([v for k, v in award.items() if k >= trigger] + [max([v for k, v in award.items() if k <= trigger], default=0)])
+    for i, entry in enumerate(tables[wheel].entries):
+        award_kind = entry.get("award")
+        meter = 3 if award_kind == "mugs_and_hans" else entry.get("value") if award_kind in ("mugs", "hans") else 0
+        if isinstance(meter, (int, float)) and meter > fewest:
+            report(("tables", wheel, "entries", i),
+                   f"{award_kind} awards {meter} meter spins, more than the {fewest} free spins of the smallest trigger: "
+                   "they could not all be played")
+    for k, v in award.items():
+        if not _whole(v):
+            report(("features", "free_spins_award"), f"free spins for {k} Heidis must be a whole number, got {v!r}")
+    if features["reference_stake"] <= 0:
+        report(("features", "reference_stake"), "the reference stake must be above 0 (currency)")
+    if award.get(trigger, 0) < 1 and not any(k <= trigger and v >= 1 for k, v in award.items()):
+        report(("features", "free_spins_award"), f"a trigger of {trigger} Heidis (trigger_count) would award no free spins")
+    if any(k < trigger for k in award):
+        report(("features", "free_spins_award"),
+               f"counts below trigger_count ({trigger}) can never be awarded: {sorted(k for k in award if k < trigger)}")
+    tier_fields = {"name": str, "must_drop": float, "pot_rate": float, "reseed_rate": float, "reseed_fraction": float}
+    for i, tier in enumerate(features.get("jackpots", [])):
+        for field in tier:
+            if field not in tier_fields:
+                report(("features", "jackpots", i), f"unknown field {field!r} (known: {', '.join(tier_fields)})")
+        for field, kind in tier_fields.items():
+            value = tier.get(field)
+            if field not in tier:
+                report(("features", "jackpots", i), f"jackpot tier needs {field!r}")
+            elif kind is str and not isinstance(value, str):
+                report(("features", "jackpots", i, field), "must be a string")
+            elif kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                report(("features", "jackpots", i, field), "must be a number")
+            elif field == "must_drop" and value <= 0:
+                report(("features", "jackpots", i, field), "must be above 0 (currency)")
+            elif field in ("pot_rate", "reseed_rate") and not 0 <= value < 1:
+                report(("features", "jackpots", i, field), "must be a fraction of each stake in [0, 1)")
+            elif field == "reseed_fraction" and not 0 <= value < 1:
+                report(("features", "jackpots", i, field), "must be in [0, 1): the reseed as a fraction of must_drop")
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+TEMPLATE = RoundTemplate(
+    name="bier_haus",
+    build="workbench.games.bier_haus.play:round_model",
+    params=FEATURES,
+    check=check_features,
+    summary=__doc__.strip().split("\n\n")[0].replace("\n", " "),
+)

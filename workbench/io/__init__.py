@@ -1,0 +1,41 @@
+"""The file layer: reelset TOML text <-> :class:`~workbench.model.Game`.
+
+- :mod:`.toml`: parsing with the line of every key (for messages), atomic writes;
+- :mod:`.schema`: validation of each section, every problem with file, line and key;
+- :mod:`.store`: finding, loading and saving files (edits rewrite only the edited values).
+"""
+
+from .schema import FORMAT_VERSION, REELSET_SUFFIX, build_game
+from .store import (
+    Saved,
+    format_strip_text,
+    load_game,
+    loads_game,
+    reelsets_dir,
+    render_text,
+    resolve_game_path,
+    save_game,
+    shipped_games,
+    validate_file,
+)
+from .toml import SourceText, atomic_write_text, parse_text, read_document
+
+__all__ = [
+    "FORMAT_VERSION",
+    "REELSET_SUFFIX",
+    "Saved",
+    "SourceText",
+    "atomic_write_text",
+    "build_game",
+    "format_strip_text",
+    "load_game",
+    "loads_game",
+    "parse_text",
+    "read_document",
+    "reelsets_dir",
+    "render_text",
+    "resolve_game_path",
+    "save_game",
+    "shipped_games",
+    "validate_file",
+]

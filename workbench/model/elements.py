@@ -1,0 +1,159 @@
+"""The parts of a game: symbols, the bet model, scatter groups, triggers, weighted tables.
+
+Pure data (frozen dataclasses, read-only mappings): no file format, no
+compiled code.  Units: every pay is stored as given in the file (``x line
+bet``, ``x total bet`` or ``x bet multiplier``) and converted with
+:meth:`BetModel.credits` to *credits per bet multiplier* ("coins"), the
+integer money unit of the exact engine.  RTP is coins won / coins staked
+(``BetModel.cost``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import numpy as np
+
+SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
+PAY_UNITS = ("line_bet", "total_bet", "bet_multiplier")
+COUNTING_MODES = ("anywhere", "adjacent_from_first_reel")
+VISIBILITY_MODES = ("partial", "full")
+
+
+def freeze(value: Any) -> Any:
+    """Deep-freeze plain data: dicts become read-only mappings, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def pay_for_count(pays: Mapping[int, Fraction], count: int) -> Fraction:
+    """Pay of the largest listed count not above ``count`` (0 if none).
+
+    A 4-symbol run with pays {3: 10, 5: 100} pays the 3-symbol prize: the run
+    contains a 3-of-a-kind from the leftmost reel.  Scatter counts above the
+    table's top entry pay the top entry.
+    """
+    best = Fraction(0)
+    best_k = 0
+    for k, pay in pays.items():
+        if best_k < k <= count:
+            best, best_k = pay, k
+    return best
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One symbol of the game.
+
+    ``height`` is in rows: a tall symbol occupies that many consecutive stops of
+    a strip.  ``substitutes`` is the set of symbol names a wild stands in for
+    (empty for non-wilds).  ``reels`` are the 1-based reels it may appear on
+    (None: any reel).  ``max_visible`` limits how many may be visible on one
+    reel at a time (None: no limit); the strips must respect it.
+    """
+
+    name: str
+    index: int
+    kind: str = "regular"
+    height: int = 1
+    substitutes: frozenset = frozenset()
+    reels: tuple | None = None
+    max_visible: int | None = None
+
+    @property
+    def is_wild(self) -> bool:
+        return self.kind == "wild"
+
+
+@dataclass(frozen=True)
+class BetModel:
+    """How a stake is made and how pays convert to credits.
+
+    ``cost`` is the total bet in credits per bet multiplier (total bet = cost x
+    bet multiplier); ``line_bet`` the credits per line per bet multiplier.
+    ``stakes`` optionally lists the total bets of the bet ladder in currency.
+    """
+
+    lines: int
+    cost: Fraction
+    line_bet: Fraction
+    line_pay_unit: str = "line_bet"
+    stakes: tuple = ()
+    currency: str = ""
+
+    def credits(self, pay: Fraction, unit: str) -> Fraction:
+        """Convert a pay of ``pay`` x ``unit`` into credits per bet multiplier."""
+        if unit == "line_bet":
+            return pay * self.line_bet
+        if unit == "total_bet":
+            return pay * self.cost
+        if unit == "bet_multiplier":
+            return Fraction(pay)
+        raise ValueError(f"unknown pay unit {unit!r}")
+
+    def in_total_bets(self, pay: Fraction, unit: str) -> Fraction:
+        """Convert a pay of ``pay`` x ``unit`` into multiples of the total bet."""
+        return self.credits(pay, unit) / self.cost
+
+
+@dataclass(frozen=True)
+class ScatterGroup:
+    """A count of scatter-like symbols anywhere on the screen.
+
+    ``counting``: ``anywhere`` counts every visible instance;
+    ``adjacent_from_first_reel`` counts only on reels 1..k that each show at
+    least one.  ``visibility``: ``partial`` counts a tall symbol that is only
+    partly visible, ``full`` only wholly visible ones.  ``pays`` maps a count to
+    its pay in ``unit`` (x total bet by default); counts above the top entry
+    pay the top entry.
+    """
+
+    name: str
+    symbols: tuple
+    counting: str = "anywhere"
+    visibility: str = "partial"
+    pays: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    unit: str = "total_bet"
+
+    def pay(self, count: int) -> Fraction:
+        return pay_for_count(self.pays, count)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A feature trigger: at least ``min_count`` of scatter group ``scatter``."""
+
+    name: str
+    scatter: str
+    min_count: int
+
+
+@dataclass(frozen=True)
+class WeightedTable:
+    """A weighted choice (wheel segments, award tables).
+
+    Each entry is a read-only mapping of outcome fields; ``weights`` are the
+    integer weights.
+    """
+
+    name: str
+    entries: tuple
+    weights: tuple
+
+    @property
+    def total_weight(self) -> int:
+        return int(sum(self.weights))
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        w = np.asarray(self.weights, dtype=float)
+        return w / w.sum()
+
+    def column(self, key: str, default: Any = None) -> list:
+        return [entry.get(key, default) for entry in self.entries]

@@ -1,0 +1,85 @@
+"""The immutable in-memory game: grid, symbols, bet model, lines, pays, strips, tables.
+
+Pure data: building one from a file is :mod:`workbench.io`'s job, computing
+with it the engines'.  Edits return a new ``Game``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Mapping
+
+from .edits import apply_edit
+from .elements import BetModel, Symbol, pay_for_count
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: grid, symbols, bet model, paylines, pays, strips, tables, features.
+
+    Built by :func:`workbench.io.load_game`; never mutated.  Edits return a
+    new ``Game`` (``with_strip``, ``with_table_weights``) that remembers the
+    edit so saving can rewrite only the changed values of the original text.
+    """
+
+    name: str
+    format_version: int
+    game_module: str
+    reels: int
+    rows: tuple
+    bet: BetModel
+    symbols: Mapping  # name -> Symbol, in file order
+    paylines: tuple  # of tuples of row indices (0 = top row)
+    paytable: Mapping  # symbol name -> {count: pay in bet.line_pay_unit}
+    scatters: Mapping  # name -> ScatterGroup
+    triggers: Mapping  # name -> Trigger
+    strip_sets: Mapping  # name -> StripSet
+    tables: Mapping  # name -> WeightedTable
+    features: Mapping  # game-module parameters, deep-frozen
+    description: str = ""
+    path: str | None = field(default=None, compare=False)
+    text: str = field(default="", compare=False, repr=False)
+    edits: tuple = field(default=(), compare=False, repr=False)
+
+    # -- lookups -----------------------------------------------------------
+    @property
+    def symbol_names(self) -> tuple:
+        return tuple(self.symbols)
+
+    def symbol(self, name: str) -> Symbol:
+        return self.symbols[name]
+
+    def line_pay(self, symbol: str, count: int) -> Fraction:
+        """Line pay of ``count`` x ``symbol`` from the leftmost reel, in the line pay unit."""
+        return pay_for_count(self.paytable.get(symbol, {}), count)
+
+    def strip_sets_for(self, mode: str) -> list:
+        return [s for s in self.strip_sets.values() if s.mode == mode]
+
+    @property
+    def modes(self) -> tuple:
+        return tuple(dict.fromkeys(s.mode for s in self.strip_sets.values()))
+
+    @property
+    def max_rows(self) -> int:
+        return max(self.rows)
+
+    # -- edits (validated; saved with workbench.io.save_game) --------------
+    def with_strip(self, strip_set: str, reel: int, symbols, weights=None) -> "Game":
+        """A copy with reel ``reel`` (1-based) of ``strip_set`` replaced.
+
+        Raises :class:`~workbench.errors.ReelsetError` if the new strip is invalid.
+        """
+        return apply_edit(self, ("strip", strip_set, reel, tuple(symbols), None if weights is None else tuple(weights)))
+
+    def with_table_weights(self, table: str, weights) -> "Game":
+        """A copy with the weights of weighted table ``table`` replaced."""
+        return apply_edit(self, ("table_weights", table, tuple(int(w) for w in weights)))
+
+    def with_strip_set_weight(self, strip_set: str, weight: int) -> "Game":
+        """A copy with the choice weight of ``strip_set`` replaced."""
+        return apply_edit(self, ("strip_set_weight", strip_set, int(weight)))
+
+    def _replace(self, **changes) -> "Game":
+        return replace(self, **changes)

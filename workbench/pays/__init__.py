@@ -1,0 +1,14 @@
+"""Pay rules: one module per rule, each giving the rule's exact parts and its compiled form.
+
+- :mod:`.lines`: left-to-right paylines, highest win per line: the line
+  automaton (``compile``: :func:`~.lines.build_automaton`), its exact hit
+  counts per line (:func:`~.lines.line_state_counts`), and the simulator's
+  packed steps with the inline pay function :func:`~.lines.line_pay_screen`;
+- :mod:`.scatter`: counts of a symbol group anywhere (or on adjacent reels
+  from reel 1) paid by count: pay tables by count code and the inline
+  :func:`~.scatter.update_code` / :func:`~.scatter.scatter_pay`;
+- :mod:`.scale`: the integer pay unit every rule pays in.
+
+The exact engine (:mod:`workbench.exact`) and the simulator
+(:mod:`workbench.simulate`) both read a game's pays only through these.
+"""

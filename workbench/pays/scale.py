@@ -1,0 +1,44 @@
+"""The integer money unit of the exact engine and the simulator.
+
+Every pay of a game (line pays, scatter pays, the total bet) is a rational
+number of credits per bet multiplier; the *pay unit* is the largest unit in
+which all of them are whole numbers, so sums of pays over a cycle are exact
+integers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..model import Game
+
+
+@dataclass(frozen=True)
+class PayScale:
+    """Integer money: ``units`` = credits per bet multiplier x ``denominator``."""
+
+    denominator: int
+    cost_units: int  # the total bet in units
+
+    def units(self, credits: Fraction) -> int:
+        value = credits * self.denominator
+        assert value.denominator == 1
+        return int(value)
+
+    def to_total_bets(self, units) -> float:
+        return units / self.cost_units
+
+
+def pay_scale(game: Game) -> PayScale:
+    """The integer pay unit of ``game`` (usually 1 unit = 1 credit per bet multiplier)."""
+    values = [game.bet.cost]
+    for pays in game.paytable.values():
+        values += [game.bet.credits(p, game.bet.line_pay_unit) for p in pays.values()]
+    for group in game.scatters.values():
+        values += [game.bet.credits(p, group.unit) for p in group.pays.values()]
+    denominator = 1
+    for v in values:
+        denominator = math.lcm(denominator, Fraction(v).denominator)
+    return PayScale(denominator, int(game.bet.cost * denominator))

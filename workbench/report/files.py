@@ -1,0 +1,109 @@
+"""The report's data files: strict JSON, every number of the report, the PAR sheet as .xlsx/CSV/JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .defaults import NONDETERMINISTIC_KEYS, PAR_TABLES, SESSION_BANKROLL, SESSION_SPINS, SESSIONS
+from .formats import _frame
+from .provenance import game_stem
+from .tables import par_tables
+
+
+def _strict(obj):
+    """JSON-ready copy: NaN/inf -> None, numpy scalars -> Python, timing keys dropped."""
+    if isinstance(obj, dict):
+        return {str(k): _strict(v) for k, v in obj.items() if k not in NONDETERMINISTIC_KEYS}
+    if isinstance(obj, (list, tuple)):
+        return [_strict(v) for v in obj]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return float(obj) if math.isfinite(obj) else None
+    return obj
+
+
+def to_json(data) -> str:
+    """Strict JSON text (NaN/inf as null), keys in the library's order, no timings."""
+    return json.dumps(_strict(data), indent=2, default=str) + "\n"
+
+
+def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None) -> dict:
+    """Every number of the report (no dates or timings): same inputs give identical data."""
+    data = {
+        "provenance": {k: v for k, v in prov.items() if k in ("game", "game_file", "game_sha256", "workbench_version", "seed",
+                                                                "spins", "precision", "stakes")},
+        "par": sheet.to_dict(),
+        "rtp_estimate": est.to_dict(),
+        "stakes": [{"stake": s, **e.to_dict()} for s, e in stake_results.items()],
+        "simulation": sim.to_dict() if sim is not None else None,
+    }
+    if session_source is not None:
+        from ..plots import session_percentiles
+
+        df = session_percentiles(session_source, SESSION_SPINS, SESSION_BANKROLL, SESSIONS, prov["seed"])
+        last = df.iloc[-1]
+        data["sessions"] = {"spins": SESSION_SPINS, "bankroll": SESSION_BANKROLL, "sessions": SESSIONS, "seed": prov["seed"],
+                            "final_balance_percentiles": {c: float(last[c]) for c in df.columns if c.startswith("p")},
+                            "p_ahead": float(last["ahead"]), "p_broke": float(last["broke"])}
+    return data
+
+
+def output_paths(out_dir, stem: str) -> dict:
+    """Where a report's files go (all inside ``out_dir``)."""
+    out = Path(out_dir)
+    return {
+        "notebook": out / f"{stem}.ipynb",
+        "html": out / f"{stem}.html",
+        "xlsx": out / f"{stem}_par.xlsx",
+        "par_json": out / f"{stem}_par.json",
+        "report_json": out / f"{stem}_report.json",
+        "csv": {name: out / f"{stem}_par_{name}.csv" for name in PAR_TABLES},
+    }
+
+
+def write_outputs(out_dir, game, sheet, data: dict) -> dict:
+    """Write the PAR sheet (.xlsx, one CSV per table, JSON) and the report's numbers (JSON) into ``out_dir``."""
+    paths = output_paths(out_dir, game_stem(game))
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    sheet.to_excel(paths["xlsx"])
+    for name, df in par_tables(sheet).items():
+        df.to_csv(paths["csv"][name], index=name in ("summary", "symbol_counts", "per_line"))
+    paths["par_json"].write_text(to_json(sheet.to_dict()), encoding="utf-8")
+    paths["report_json"].write_text(to_json(data), encoding="utf-8")
+    return paths
+
+
+def files_table(paths: dict) -> pd.DataFrame:
+    """The data files written by :func:`write_outputs` (names only)."""
+    rows = [{"file": paths[k].name, "contents": what} for k, what in (
+        ("xlsx", "PAR sheet, one worksheet per table"), ("par_json", "PAR sheet summary (ParSheet.to_dict)"),
+        ("report_json", "every number of this report"))]
+    rows += [{"file": p.name, "contents": f"PAR sheet table {name}"} for name, p in paths["csv"].items()]
+    return _frame(rows, "file")
+
+
+@dataclass
+class ReportFiles:
+    """The files of one report (all in ``out_dir``) and how long it took (s)."""
+
+    out_dir: Path
+    notebook: Path
+    html: Path
+    xlsx: Path
+    par_json: Path
+    report_json: Path
+    csv: dict = field(default_factory=dict)
+    game_file: Path | None = None
+    elapsed: float = 0.0
+
+    def all(self) -> list[Path]:
+        return [self.notebook, self.html, self.xlsx, self.par_json, self.report_json, *self.csv.values()]

@@ -1,0 +1,54 @@
+"""Number and text formats of the report (what the report shows), and a small DataFrame helper."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+
+# ---------------------------------------------------------------------------
+# number formats (what the report shows)
+# ---------------------------------------------------------------------------
+def _finite(x) -> bool:
+    return x is not None and isinstance(x, (int, float, np.integer, np.floating)) and math.isfinite(x)
+
+
+def fmt_pct(x, digits: int = 4) -> str:
+    """A fraction as percent: ``0.950790 -> "95.0790 %"``."""
+    return f"{100 * x:.{digits}f} %" if _finite(x) else "n/a"
+
+
+def fmt_ci(x, digits: int = 4) -> str:
+    """A 95 % half-width (fraction) as ``"± 0.0123 %"``; exact values (0) as ``"exact"``."""
+    if not _finite(x):
+        return "n/a"
+    return "exact" if x == 0 else f"± {100 * x:.{digits}f} %"
+
+
+def fmt_x(x, digits: int = 2) -> str:
+    """An amount in total bets: ``175 -> "175x"``, ``2.5 -> "2.50x"``."""
+    if not _finite(x):
+        return "n/a"
+    if float(x).is_integer():
+        return f"{int(x):,}x"
+    return f"{x:,.{digits}f}x"
+
+
+def fmt_one_in(p) -> str:
+    """A probability as ``"1 in 558.25"`` (``"never"`` for 0)."""
+    if not _finite(p):
+        return "n/a"
+    return "never" if p <= 0 else f"1 in {1 / p:,.2f}"
+
+
+def fmt_num(x, digits: int = 4) -> str:
+    return f"{x:,.{digits}f}" if _finite(x) else "n/a"
+
+
+def _frame(rows: list[dict], index: str | list | None = None) -> pd.DataFrame:
+    df = pd.DataFrame(rows)
+    if index is not None and len(df):
+        df = df.set_index(index)
+    return df

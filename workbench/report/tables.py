@@ -1,0 +1,468 @@
+"""The report's tables and computations: the game, the PAR sheet, the RTP estimate and the simulation.
+
+Amounts are in multiples of the total bet (``x total bet``); RTP, hit
+frequency and probabilities are fractions, formatted as percent by
+:func:`~workbench.report.formats.fmt_pct`.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .defaults import (
+    BAND_CONFIDENCES,
+    BAND_SPINS,
+    DEFAULT_PRECISION,
+    DEFAULT_SEED,
+    DEFAULT_SPINS,
+    EXCEEDANCE_LEVELS,
+    PAR_TABLES,
+    SESSION_BANKROLL,
+    SESSION_SPINS,
+    SESSIONS,
+    STAKE_PRECISION_FACTOR,
+)
+from .formats import _finite, _frame, fmt_ci, fmt_num, fmt_one_in, fmt_pct, fmt_x
+
+
+# ---------------------------------------------------------------------------
+# the game
+# ---------------------------------------------------------------------------
+def load_report_game(game):
+    """The game to report on: a Game, a path or a shipped name."""
+    from ..io import load_game
+    from ..model import Game
+
+    return game if isinstance(game, Game) else load_game(game)
+
+
+def _module_summary(game) -> str:
+    from ..registry import find_template
+
+    t = find_template(game.game_module)
+    return t.summary if t else ""
+
+
+def _substitutes_text(game, symbol) -> str:
+    if not symbol.is_wild:
+        return ""
+    others = [n for n, s in game.symbols.items() if not s.is_wild]
+    subs = [n for n in others if n in symbol.substitutes]
+    missing = [n for n in others if n not in symbol.substitutes]
+    if not missing:
+        return "all"
+    if len(subs) >= len(missing):
+        return "all but " + ", ".join(missing)
+    return ", ".join(subs)
+
+
+def game_overview(game) -> pd.DataFrame:
+    """What the game is: file, rules module, grid, bet model, modes, features (one row per item)."""
+    bet = game.bet
+    stakes = ", ".join(f"{float(s):g}" for s in bet.stakes) + (f" {bet.currency}" if bet.currency else "") if bet.stakes else "-"
+    rows = [
+        ("name", game.name),
+        ("description", game.description or "-"),
+        ("reelset file", Path(game.path).name if game.path else "(in memory)"),
+        ("game module (rules)", game.game_module),
+        ("module description", _module_summary(game) or "-"),
+        ("grid", f"{game.reels} reels x {'/'.join(str(r) for r in game.rows)} rows"),
+        ("paylines", f"{len(game.paylines)}"),
+        ("total bet", f"{float(bet.cost):g} credits x bet multiplier"),
+        ("line bet", f"{float(bet.line_bet):g} credits x bet multiplier (line pays x {bet.line_pay_unit.replace('_', ' ')})"),
+        ("stake ladder", stakes),
+        ("modes", ", ".join(game.modes)),
+        ("strip sets", ", ".join(f"{s.name} ({s.mode}, weight {s.weight})" for s in game.strip_sets.values())),
+        ("scatter groups", ", ".join(game.scatters) or "-"),
+        ("triggers", ", ".join(f"{t.name}: {t.min_count}+ {t.scatter}" for t in game.triggers.values()) or "-"),
+        ("weighted tables", ", ".join(game.tables) or "-"),
+    ]
+    return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def symbol_table(game) -> pd.DataFrame:
+    """Symbols and their kinds: substitution, height, reels, visibility limit, line pays (x line bet)."""
+    rows = []
+    for name, s in game.symbols.items():
+        pays = game.paytable.get(name, {})
+        rows.append({
+            "symbol": name,
+            "kind": s.kind,
+            "substitutes for": _substitutes_text(game, s),
+            "height (rows)": s.height,
+            "reels": ", ".join(map(str, s.reels)) if s.reels else "all",
+            "max visible per reel": s.max_visible if s.max_visible is not None else "-",
+            "line pays": ", ".join(f"{k}: {float(v):g}" for k, v in sorted(pays.items())) or "-",
+        })
+    return _frame(rows, "symbol")
+
+
+def paytable_table(game) -> pd.DataFrame:
+    """Line pays by symbol (rows) and count from the leftmost reel (columns), x the line pay unit."""
+    counts = range(1, game.reels + 1)
+    rows = []
+    for name, pays in game.paytable.items():
+        row = {"symbol": name}
+        for k in counts:
+            row[f"{k} of a kind"] = f"{float(pays[k]):g}" if k in pays else ""
+        rows.append(row)
+    df = _frame(rows, "symbol")
+    return df.loc[:, (df != "").any(axis=0)] if len(df) else df
+
+
+def scatter_table(game) -> pd.DataFrame:
+    """Scatter groups: symbols, how they count, and pays by count (x their unit)."""
+    rows = []
+    for name, g in game.scatters.items():
+        rows.append({
+            "scatter group": name,
+            "symbols": ", ".join(g.symbols),
+            "counting": g.counting.replace("_", " "),
+            "visibility": g.visibility,
+            "pays": ", ".join(f"{k}: {float(v):g}" for k, v in sorted(g.pays.items())) or "-",
+            "unit": "x " + g.unit.replace("_", " "),
+        })
+    return _frame(rows, "scatter group")
+
+
+def feature_parameters(game) -> pd.DataFrame:
+    """The game module's parameters from ``[features]``: value and meaning (with units)."""
+    from ..registry import find_template
+
+    t = find_template(game.game_module)
+    declared = t.params if t else {}
+    rows = []
+
+    def plain(v):
+        if isinstance(v, dict) or hasattr(v, "items"):
+            return "{" + ", ".join(f"{k}: {plain(x)}" for k, x in v.items()) + "}"
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(plain(x) for x in v) + "]"
+        return str(v)
+
+    for name, value in game.features.items():
+        spec = declared.get(name)
+        rows.append({"parameter": name, "value": plain(value), "meaning": getattr(spec, "doc", "")})
+    return _frame(rows, "parameter")
+
+
+def strip_table(game) -> pd.DataFrame:
+    """Every strip: strip set, mode, choice weight, reel, stops, total stop weight, the strip in file notation."""
+    rows = []
+    for s in game.strip_sets.values():
+        for i, strip in enumerate(s.reels, start=1):
+            rows.append({"strip set": s.name, "mode": s.mode, "set weight": s.weight, "reel": i, "stops": len(strip),
+                         "total weight": strip.total_weight, "strip": strip.to_text()})
+    return _frame(rows, ["strip set", "reel"])
+
+
+def table_lengths(game) -> pd.DataFrame:
+    """Weighted tables: entries and total weight."""
+    rows = [{"table": t.name, "entries": len(t.entries), "total weight": t.total_weight} for t in game.tables.values()]
+    return _frame(rows, "table")
+
+
+# ---------------------------------------------------------------------------
+# computations (one call per notebook cell)
+# ---------------------------------------------------------------------------
+def par_sheet(game):
+    """Exact base-game PAR sheet (full cycle when it fits the default budget)."""
+    from ..exact import par
+
+    return par(game)
+
+
+def rtp_estimate(game, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1, stake=None):
+    """RTP by exact base game + conditional simulation of the features, to ``precision`` (95 % half-width)."""
+    from ..simulate import estimate_rtp
+
+    return estimate_rtp(game, precision, seed, workers=workers, stake=stake)
+
+
+def simulation(game, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED, workers: int = 1):
+    """End-to-end simulation of ``spins`` rounds (features, win distribution, max win seen)."""
+    from ..simulate import simulate
+
+    return simulate(game, spins, seed, workers=workers)
+
+
+def report_stakes(game, stakes=None) -> list:
+    """Stake levels to report: ``stakes`` if given, else the game's stake ladder."""
+    chosen = game.bet.stakes if stakes is None else stakes
+    return [float(s) for s in chosen]
+
+
+def stake_estimates(game, stakes=None, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED,
+                    workers: int = 1) -> dict:
+    """RTP estimate at each stake level (currency); half-width ``STAKE_PRECISION_FACTOR x precision``.
+
+    The same seed is used at every stake (common random numbers), so
+    differences between stakes are measured more precisely than each level.
+    """
+    levels = report_stakes(game, stakes)
+    return {s: rtp_estimate(game, STAKE_PRECISION_FACTOR * precision, seed, workers, stake=s) for s in levels}
+
+
+def rtp_trace(sim) -> pd.DataFrame:
+    """The simulation's running RTP after each chunk (spins, rtp, ci95), jackpot RTP included
+    so it is comparable with the total RTP (the trace itself follows the game's RTP only)."""
+    trace = sim.trace.copy()
+    trace["rtp"] = trace["rtp"] + sim.jackpot_rtp
+    return trace
+
+
+def round_distribution(sheet, est, sim):
+    """Best source of the whole-round win distribution: the exact PAR sheet when the
+    game is fully exact (no features, no jackpots) and its full cycle was enumerated,
+    else the simulation."""
+    exact_only = all(e.source == "exact" for e in est.components.values()) and not est.jackpot_rtp
+    return sheet if exact_only and sheet.distribution is not None else sim
+
+
+# ---------------------------------------------------------------------------
+# tables of results
+# ---------------------------------------------------------------------------
+def key_figures(sheet, est, sim=None) -> pd.DataFrame:
+    """Headline numbers: exact base game, whole game (exact + conditional), simulation."""
+    def column(stats, rtp_ci, jackpot):
+        return {
+            "RTP": fmt_pct(stats.rtp),
+            "RTP ± (95 %)": fmt_ci(rtp_ci),
+            "jackpot RTP": fmt_pct(jackpot),
+            "hit frequency": fmt_pct(stats.hit_frequency, 2),
+            "hit rate": fmt_one_in(stats.hit_frequency),
+            "std (x total bet)": fmt_num(stats.std),
+            "volatility index 90 %": fmt_num(stats.volatility_index(0.90)),
+            "volatility index 95 %": fmt_num(stats.volatility_index(0.95)),
+            "max win": fmt_x(stats.max_win),
+        }
+
+    data = {"exact base game": column(sheet, 0.0, 0.0),
+            "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}
+    if any(s.samples for s in est.strata):
+        data["whole game (exact + conditional)"]["max win"] = f"{fmt_x(est.max_win)} (largest known)"
+    if sim is not None:
+        data[f"simulated ({sim.spins:,} rounds)"] = column(sim, sim.rtp_ci95, sim.jackpot_rtp)
+        data[f"simulated ({sim.spins:,} rounds)"]["max win"] = f"{fmt_x(sim.max_win)} (largest seen)"
+    df = pd.DataFrame(data)
+    df.index.name = "figure"
+    return df
+
+
+def combinations_table(sheet) -> pd.DataFrame:
+    """Line combinations: pay (x the line pay unit), hits over the cycle (all lines), probability per line,
+    1 in N, RTP (x total bet) and share of the RTP."""
+    c = sheet.combinations
+    unit = sheet.game.bet.line_pay_unit.replace("_", " ")
+    return pd.DataFrame({
+        "combination": c["combination"],
+        f"pay (x {unit})": [f"{p:g}" for p in c["pay"]],
+        "hits": [f"{h:,}" for h in c["hits"]],
+        "probability": [f"{p:.4e}" for p in c["probability"]],
+        "1 in": [fmt_num(x, 2) for x in c["one_in"]],
+        "RTP": [fmt_pct(x) for x in c["rtp"]],
+        "share of RTP": [fmt_pct(x, 2) for x in c["rtp_share"]],
+    }).set_index("combination")
+
+
+def scatter_pays_table(sheet) -> pd.DataFrame:
+    """Scatter counts: hits, probability per spin, 1 in N, pay, RTP, share."""
+    s = sheet.scatter_pays
+    if not len(s):
+        return pd.DataFrame()
+    return pd.DataFrame({
+        "scatter": s["scatter"],
+        "count": s["count"],
+        "pay": [f"{p:g} x {u.replace('_', ' ')}" for p, u in zip(s["pay"], s["unit"])],
+        "hits": [f"{h:,}" for h in s["hits"]],
+        "probability": [f"{p:.4e}" for p in s["probability"]],
+        "1 in": [fmt_num(x, 2) for x in s["one_in"]],
+        "RTP": [fmt_pct(x) for x in s["rtp"]],
+        "share of RTP": [fmt_pct(x, 2) for x in s["rtp_share"]],
+    }).set_index(["scatter", "count"])
+
+
+def triggers_table(sheet) -> pd.DataFrame:
+    """Feature triggers: exact probability per base spin and 1 in N."""
+    t = sheet.triggers
+    if not len(t):
+        return pd.DataFrame()
+    return pd.DataFrame({"trigger": t["trigger"], "condition": [f"{m}+ {s}" for m, s in zip(t["min_count"], t["scatter"])],
+                         "hits": [f"{h:,}" for h in t["hits"]], "probability": [f"{p:.4e}" for p in t["probability"]],
+                         "1 in": [fmt_num(x, 2) for x in t["one_in"]]}).set_index("trigger")
+
+
+def prize_table(sheet) -> pd.DataFrame:
+    """Prize structure: probability, 1 in N, share of hits and of pays by win level (x total bet)."""
+    p = sheet.prize_structure
+    return pd.DataFrame({"level": p["level"], "probability": [f"{x:.4e}" for x in p["probability"]],
+                         "1 in": [fmt_num(x, 2) for x in p["one_in"]], "% of hits": [f"{x:.3f}" for x in p["hits_pct"]],
+                         "% of pays": [f"{x:.3f}" for x in p["pays_pct"]], "basis": p["basis"]}).set_index("level")
+
+
+def per_line_table(sheet) -> pd.DataFrame:
+    """Per payline: RTP of one line bet (x line bet), hit frequency, std and volatility (x line bet)."""
+    p = sheet.per_line
+    return pd.DataFrame({"rows": p["rows"], "RTP (x line bet)": [fmt_pct(x) for x in p["rtp"]],
+                         "hit frequency": [fmt_pct(x, 2) for x in p["hit_frequency"]], "std": [fmt_num(x) for x in p["std"]],
+                         "VI 90 %": [fmt_num(x) for x in p["volatility_index_90"]]}, index=p.index)
+
+
+def component_table(est) -> pd.DataFrame:
+    """RTP by component (x total bet) with 95 % half-width, method and share of the total RTP.
+
+    Informational ``option:*`` components (what another player choice would
+    pay) are left out: :func:`option_table` shows them.
+    """
+    rows = []
+    for name, e in est.components.items():
+        if name.startswith("option:"):  # what another player choice would pay: see option_table
+            continue
+        rows.append({"component": name, "RTP": fmt_pct(e.value), "± (95 %)": fmt_ci(e.ci95), "method": e.source,
+                     "share of RTP": fmt_pct(e.value / est.rtp, 2) if est.rtp else "n/a"})
+    rows.append({"component": "total", "RTP": fmt_pct(est.rtp), "± (95 %)": fmt_ci(est.rtp_ci95), "method": "",
+                 "share of RTP": fmt_pct(1.0, 2)})
+    return _frame(rows, "component")
+
+
+def strata_table(est) -> pd.DataFrame:
+    """Trigger states of the exact + conditional method: exact probability, mean extra win (x total bet), samples.
+
+    States that cannot occur (probability 0) are left out.
+    """
+    rows = [{"trigger state": s.name, "probability": f"{s.probability:.4e}", "1 in": fmt_one_in(s.probability),
+             "mean extra win": fmt_x(s.mean_extra, 4) if _finite(s.mean_extra) else "n/a",
+             "± (95 %)": fmt_num(s.ci95), "RTP contribution": fmt_pct(s.contribution) if _finite(s.contribution) else "n/a",
+             "rounds simulated": f"{s.samples:,}"} for s in est.strata if s.probability > 0]
+    return _frame(rows, "trigger state")
+
+
+def stake_table(stake_results: dict) -> pd.DataFrame:
+    """RTP at each stake level (currency) with 95 % half-width, jackpot RTP and max win."""
+    rows = []
+    for stake, e in stake_results.items():
+        rows.append({"stake": f"{float(stake):g}", "RTP": fmt_pct(e.rtp), "± (95 %)": fmt_ci(e.rtp_ci95),
+                     "game RTP": fmt_pct(e.game_rtp), "jackpot RTP": fmt_pct(e.jackpot_rtp),
+                     "max win cap": fmt_x(e.model.cap_total_bets) if e.model.cap_total_bets else "-"})
+    return _frame(rows, "stake")
+
+
+def volatility_table(sheet, est) -> pd.DataFrame:
+    """Spread of the win per round: std, volatility index (x total bet), spins for a ±1 % / ±0.1 % RTP band."""
+    rows = []
+    for label, s in (("exact base game", sheet), ("whole game", est)):
+        stats = s.statistics if hasattr(s, "statistics") else s
+        rows.append({"": label, "std (x total bet)": fmt_num(stats.std), "VI 90 %": fmt_num(stats.volatility_index(0.90)),
+                     "VI 95 %": fmt_num(stats.volatility_index(0.95)),
+                     "spins for ± 1 % (95 %)": f"{stats.spins_for_precision(0.01):,}",
+                     "spins for ± 0.1 % (95 %)": f"{stats.spins_for_precision(0.001):,}"})
+    return _frame(rows, "")
+
+
+def band_table(stats, spins=BAND_SPINS, confidences=BAND_CONFIDENCES) -> pd.DataFrame:
+    """RTP confidence bands ``rtp ± VI(c)/sqrt(n)`` after n spins, for each confidence c."""
+    rows = []
+    for n in spins:
+        row = {"spins": f"{n:,}"}
+        for c in confidences:
+            lo, hi = stats.confidence_band(n, c)
+            row[f"{c:.0%} band"] = f"{100 * lo:.2f} % – {100 * hi:.2f} %"
+        rows.append(row)
+    return _frame(rows, "spins")
+
+
+def simulation_table(sim, est) -> pd.DataFrame:
+    """Simulation against the exact + conditional estimate: RTP, hit frequency, agreement (z score)."""
+    diff = sim.rtp - est.rtp
+    sigma = math.hypot(sim.rtp_ci95, est.rtp_ci95) / 1.959963984540054
+    z = diff / sigma if sigma > 0 else math.nan
+    rows = [
+        ("rounds simulated", f"{sim.spins:,}"),
+        ("seed", str(sim.seed)),
+        ("simulated RTP", f"{fmt_pct(sim.rtp)} {fmt_ci(sim.rtp_ci95)}"),
+        ("exact + conditional RTP", f"{fmt_pct(est.rtp)} {fmt_ci(est.rtp_ci95)}"),
+        ("difference", f"{100 * diff:+.4f} % (z = {z:+.2f})" if _finite(z) else f"{100 * diff:+.4f} %"),
+        ("agreement", "consistent (|z| < 3)" if not _finite(z) or abs(z) < 3 else "CHECK: |z| >= 3"),
+        ("simulated hit frequency", fmt_pct(sim.hit_frequency, 2)),
+        ("rounds reaching the max-win cap", f"{sim.cap_fraction:.3g}"),
+    ]
+    return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def simulated_components_table(sim) -> pd.DataFrame:
+    """Simulated RTP by component (x total bet) with 95 % half-width."""
+    rows = [{"component": k, "RTP": fmt_pct(e.value), "± (95 %)": fmt_ci(e.ci95)} for k, e in sim.components.items()]
+    return _frame(rows, "component")
+
+
+def feature_table(sim) -> pd.DataFrame:
+    """Simulated feature statistics: starts, 1 in N rounds, average win per start (x total bet)."""
+    rows = [{"feature": f.name, "starts": f"{f.starts:,}", "frequency": fmt_one_in(f.frequency),
+             "average win": fmt_x(f.average_win, 3)} for f in sim.features.values()]
+    return _frame(rows, "feature")
+
+
+def option_table(est) -> pd.DataFrame:
+    """RTP if the player always chose each option (x total bet)."""
+    rows = [{"choice": name, "option": opt, "RTP": fmt_pct(v)} for name, alts in est.options.items() for opt, v in alts.items()]
+    return _frame(rows, ["choice", "option"])
+
+
+def exceedance_table(sheet, sim, levels=EXCEEDANCE_LEVELS) -> pd.DataFrame:
+    """P(win >= level) per round: exact base game (full cycle) and simulated whole rounds."""
+    from ..plots import win_data
+
+    exact = sheet.distribution
+    sim_data = win_data(sim) if sim is not None else None
+    edges = np.asarray(sim.bucket_edges) if sim is not None else None
+    tail = np.cumsum(np.asarray(sim.bucket_counts)[::-1])[::-1] / sim.spins if sim is not None else None
+    rows = []
+    for level in levels:
+        row = {"win at least": fmt_x(level)}
+        if exact is not None:
+            row["exact base game"] = fmt_one_in(exact.sf(level))
+        if sim_data is not None:
+            i = int(np.searchsorted(edges, level * (1 - 1e-9)))
+            row["simulated"] = fmt_one_in(float(tail[i])) if i < len(tail) else "never"
+        rows.append(row)
+    return _frame(rows, "win at least")
+
+
+def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
+    """Max win analysis (x total bet): exact base-game maximum and its odds, cap, largest wins seen."""
+    rows = [("exact base-game max win", fmt_x(sheet.max_win))]
+    if sheet.distribution is not None:
+        p = sheet.distribution.pmf(sheet.max_win)
+        rows.append(("odds of the base-game max win", fmt_one_in(p)))
+    cap = est.model.cap_total_bets
+    rows.append(("max-win cap", fmt_x(cap) if cap else "none"))
+    rows.append(("largest win in the RTP estimate", fmt_x(est.max_win)))
+    if sim is not None:
+        rows.append(("largest win simulated", f"{fmt_x(sim.max_win)} ({sim.max_win_count:,} time(s) in {sim.spins:,} rounds)"))
+        rows.append(("rounds capped", f"{sim.cap_fraction:.3g}"))
+    return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def session_table(source, spins: int = SESSION_SPINS, bankroll: float = SESSION_BANKROLL, sessions: int = SESSIONS,
+                  seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """Player sessions at a few checkpoints: balance percentiles (x total bet), P(ahead), P(broke)."""
+    from ..plots import session_percentiles
+
+    df = session_percentiles(source, spins, bankroll, sessions, seed)
+    marks = sorted({n for n in (10, 50, 100, 250, 500, 1000, 2000, 5000, spins) if n <= spins})
+    out = df.loc[marks].copy()
+    for col in out.columns:
+        out[col] = [fmt_pct(v, 1) if col in ("ahead", "broke") else f"{v:,.1f}" for v in out[col]]
+    out = out.rename(columns={"ahead": "P(ahead)", "broke": "P(broke)"})
+    out.index = [f"{n:,}" for n in out.index]
+    out.index.name = "after spins"
+    return out
+
+
+def par_tables(sheet) -> dict:
+    """The PAR sheet's tables by name (as in the .xlsx workbook)."""
+    return {"summary": sheet.summary.to_frame(), **{name: getattr(sheet, name) for name in PAR_TABLES[1:]}}
