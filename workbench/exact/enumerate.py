@@ -93,6 +93,17 @@ def _row_bound(d, live_line, live_state, nlive, line_rows, trans, gain, future, 
     return total
 
 
+@njit(cache=True, inline="always")
+def _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt, mode, cap, group_pays):
+    """Spin win (pay units) of the combination ending with window ``w`` of the last reel ``d``."""
+    total = paid[d]
+    for j in range(nlive[d]):
+        total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
+    for g in range(mode.shape[0]):
+        total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+    return total
+
+
 @njit(cache=True)
 def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
           chunk, n_chunks, find_max, hist):
@@ -172,20 +183,14 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             step = n_chunks if d == 0 else 1
             if find_max:
                 for w in range(pos[d], offsets[d + 1], step):
-                    total = paid[d]
-                    for j in range(nlive[d]):
-                        total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
-                    for g in range(n_groups):
-                        total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+                    total = _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt,
+                                        mode, cap, group_pays)
                     if total > best:
                         best = total
             else:
                 for w in range(pos[d], offsets[d + 1], step):
-                    total = paid[d]
-                    for j in range(nlive[d]):
-                        total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
-                    for g in range(n_groups):
-                        total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+                    total = _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt,
+                                        mode, cap, group_pays)
                     hist[total] += weight[d] * win_w[w]
             pos[d] = offsets[d + 1]
     return best
