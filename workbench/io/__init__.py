@@ -1,6 +1,7 @@
 """The file layer: reelset TOML text <-> :class:`~workbench.model.Game`.
 
-- :mod:`.toml`: parsing with the line of every key (for messages), atomic writes;
+- :mod:`.toml`: parsing with the line of every key (for messages);
+- :mod:`.atomic`: writes that leave the old or the new file, never a broken one;
 - :mod:`.schema`: validation of each section, every problem with file, line and key;
 - :mod:`.store`: finding, loading and saving files (edits rewrite only the edited values).
 """
@@ -18,7 +19,8 @@ from .store import (
     shipped_games,
     validate_file,
 )
-from .toml import SourceText, atomic_write_text, parse_text, read_document
+from .atomic import atomic_write_text
+from .toml import SourceText, parse_text, read_document
 
 __all__ = [
     "FORMAT_VERSION",

@@ -17,7 +17,8 @@ import tomlkit
 from ..errors import GameNotFoundError, Problem, ReelsetError
 from ..model import Game, Strip
 from .schema import REELSET_SUFFIX, build_game
-from .toml import atomic_write_text, parse_text, read_document
+from .atomic import atomic_write_text
+from .toml import parse_text, read_document
 
 
 def reelsets_dir() -> Path:

@@ -9,7 +9,6 @@ validation messages can say *where* a problem is, and an atomic save.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -99,24 +98,6 @@ def parse_text(raw: bytes | str, name: str = "<text>") -> tuple[tomlkit.TOMLDocu
 
 def dump_document(doc: tomlkit.TOMLDocument) -> str:
     return tomlkit.dumps(doc)
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` so that a crash leaves either the old or the new file."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class _Locator:
