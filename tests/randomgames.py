@@ -101,6 +101,7 @@ rows = [{", ".join(map(str, rows))}]
 lines = {len(lines)}
 cost = {cost}
 line_bet = 1
+cost_reason = "random test game: the cost is drawn apart from the lines"
 
 [symbols]
 {chr(10).join(f"{k} = {v}" for k, v in symbols.items())}

@@ -445,6 +445,7 @@ def test_exact_heidi_counts_agree_with_the_reference_evaluator():
     def edit(doc):
         doc["grid"]["rows"] = 3
         doc["bet"]["lines"] = 3
+        doc["bet"]["cost_reason"] = "test variant: 3 lines, the shipped cost of 75 kept"
         doc["paylines"]["lines"] = [[0] * 6, [1] * 6, [2] * 6]
         reels = [
             "GREEN_HEIDI GREEN_HEIDI HANS PURPLE_HEIDI PURPLE_HEIDI",

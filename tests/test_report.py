@@ -218,8 +218,13 @@ def test_cli_report_arguments(monkeypatch, tmp_path, capsys):
 
 
 def test_cli_report_error_is_one_line(capsys, tmp_path):
-    assert cli.main(["report", "classic_tens", "--spins", "0", "--out", str(tmp_path)]) == 2
-    assert "spins must be a positive integer" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["report", "classic_tens", "--spins", "0", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    error_lines = [line for line in err.splitlines() if not line.startswith(("usage:", " "))]
+    assert len(error_lines) == 1 and "--spins" in error_lines[0] and "Traceback" not in err
+    assert not any(tmp_path.iterdir())  # refused before any work
 
 
 def test_makefile_report_target(root):

@@ -11,7 +11,12 @@ import argparse
 import json
 import math
 import os
+import signal
+import stat
 import sys
+import threading
+from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from . import __version__
@@ -19,7 +24,198 @@ from .errors import ReelsetError, WorkbenchError
 
 EXIT_OK = 0
 EXIT_PROBLEM = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # stopped by SIGINT (Ctrl-C): 128 + 2
+EXIT_TERMINATED = 143  # stopped by SIGTERM (a scheduler, `docker stop`): 128 + 15
+
+# The same limits as workbench.simulate.engine (not imported here: the parser must not load numba;
+# tests/test_cli_hostile.py checks that they agree).
+MAX_SPINS = 10**13
+MAX_WORKERS = 256
+SIMULATE_BLOCK = 1 << 20
+MAX_SEED = 2**63 - 1
+#: a reelset is a small text file: larger files (or devices such as /dev/zero) are refused before reading
+MAX_REELSET_BYTES = 64 << 20
+
+
+# ---------------------------------------------------------------------------
+# argument checks (argparse ``type=`` functions: a bad value is argparse's one-line error, exit 2)
+# ---------------------------------------------------------------------------
+def _shown(text: str) -> str:
+    """``text`` for an error message (long values are cut, with their length said)."""
+    return repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text):,} characters)"
+
+
+def _whole(text: str) -> int:
+    """A whole number written as 123, 1_000_000 or 1e6."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = Decimal(text.replace("_", ""))
+    except (InvalidOperation, ValueError):
+        raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}") from None
+    if not value.is_finite():
+        raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}")
+    if value.adjusted() > 40:
+        return 10**41 if value > 0 else -(10**41)  # out of every range below: the message shows the text
+    if value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"not a whole number: {_shown(text)}")
+    return int(value)
+
+
+def whole_number(low: int, high: int | None = None, note: str = ""):
+    """argparse type: a whole number from ``low`` to ``high`` (inclusive)."""
+
+    def parse(text: str) -> int:
+        value = _whole(text)
+        if value < low or (high is not None and value > high):
+            span = f"from {low:,} to {high:,}{note}" if high is not None else f"at least {low:,}"
+            raise argparse.ArgumentTypeError(f"must be a whole number {span}, got {_shown(text)}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {_shown(text)}") from None
+
+
+def positive_number(text: str) -> float:
+    """argparse type: a finite number above 0."""
+    value = _number(text)
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {_shown(text)}")
+    return value
+
+
+def fraction(text: str) -> float:
+    """argparse type: a finite number above 0 and below 1."""
+    value = _number(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a fraction above 0 and below 1 (0.0002 = 0.02 %), got {_shown(text)}")
+    return value
+
+
+def chunk_rounds(text: str) -> int:
+    """argparse type: rounds per job of ``simulate``: below the block or a multiple of it."""
+    value = whole_number(1, MAX_SPINS)(text)
+    if value >= SIMULATE_BLOCK and value % SIMULATE_BLOCK:
+        raise argparse.ArgumentTypeError(
+            f"must be below the block of {SIMULATE_BLOCK:,} rounds or a multiple of it, got {_shown(text)}")
+    return value
+
+
+def path_text(text: str) -> str:
+    """argparse type: a path (not empty, no NUL character)."""
+    if not text:
+        raise argparse.ArgumentTypeError("empty path")
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"path with a NUL character: {_shown(text)}")
+    return text
+
+
+def game_argument(text: str) -> str:
+    """argparse type: a reelset path or shipped name; an existing path must be a regular file
+    (or a folder, which validation reports) of a reelset's size."""
+    path_text(text)
+    try:
+        st = os.stat(text)
+    except (FileNotFoundError, NotADirectoryError):
+        return text  # maybe the name of a shipped reelset: the command says if not
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{_shown(text)}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        return text
+    if not stat.S_ISREG(st.st_mode):
+        raise argparse.ArgumentTypeError(f"{text}: not a regular file (a device, pipe or socket is not a reelset)")
+    if st.st_size > MAX_REELSET_BYTES:
+        raise argparse.ArgumentTypeError(f"{text}: {st.st_size:,} bytes, too large for a reelset file "
+                                         f"(at most {MAX_REELSET_BYTES:,})")
+    return text
+
+
+def scheduler_address(text: str) -> str:
+    """argparse type: a Dask scheduler address (not empty)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty scheduler address (e.g. tcp://HOST:8786)")
+    return text
+
+
+# ---------------------------------------------------------------------------
+# output paths: checked before any work starts
+# ---------------------------------------------------------------------------
+def _cannot_write(path, reason: str) -> WorkbenchError:
+    return WorkbenchError(f"cannot write {path}: {reason}")
+
+
+def _missing_folder_reason(folder: Path) -> str:
+    top = folder
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    if top.parent.exists() and not top.parent.is_dir():
+        return f"{top.parent} is not a folder"
+    return f"the folder {folder} does not exist"
+
+
+def _probe_folder(path, folder: Path) -> None:
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".workbench-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise _cannot_write(path, f"cannot create files in {folder}: {(exc.strerror or str(exc)).lower()}") from None
+
+
+def check_output_file(path: str) -> None:
+    """Refuse (WorkbenchError ``cannot write PATH: reason``) a file that cannot be written:
+    its folder missing or not writable, a folder or special file in its place."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        st = None
+    except OSError as exc:
+        raise _cannot_write(path, (exc.strerror or str(exc)).lower()) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise _cannot_write(path, "is a folder, not a file")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise _cannot_write(path, "is not a regular file")
+    folder = Path(os.path.realpath(p)).parent if st is not None else p.parent
+    if not folder.exists():
+        raise _cannot_write(path, _missing_folder_reason(folder))
+    if not folder.is_dir():
+        raise _cannot_write(path, f"{folder} is not a folder")
+    _probe_folder(path, folder)
+    if st is not None:
+        try:
+            os.close(os.open(p, os.O_WRONLY))
+        except OSError as exc:
+            raise _cannot_write(path, (exc.strerror or str(exc)).lower()) from None
+
+
+def check_output_folder(path: str) -> None:
+    """Make the output folder ``path`` (and missing parents) or refuse it (``cannot write PATH: reason``)."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise _cannot_write(path, "is not a folder")
+    if not p.exists():
+        top = p
+        while not top.parent.exists() and top.parent != top:
+            top = top.parent
+        if top.parent.exists() and not top.parent.is_dir():
+            raise _cannot_write(path, f"{top.parent} is not a folder")
+        try:
+            p.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _cannot_write(path, f"cannot create folders in {top.parent}: {(exc.strerror or str(exc)).lower()}") from None
+    _probe_folder(path, p)
 
 
 def _json_default(value):
@@ -77,7 +273,7 @@ def _games(args) -> list[str]:
 def render_par_text(sheet) -> str:
     import pandas as pd
 
-    with pd.option_context("display.width", 140, "display.max_columns", 20, "display.max_rows", 500,
+    with pd.option_context("display.width", 140, "display.max_columns", 20, "display.max_rows", 500, "display.max_colwidth", None,
                            "display.float_format", lambda v: f"{v:.6g}"):
         parts = [
             f"PAR sheet: {sheet.game.name} ({sheet.mode} game)",
@@ -103,14 +299,17 @@ def cmd_par(args) -> int:
     from .io import load_game
 
     results = []
-    for name in _games(args):
+    names = _games(args)
+    into_folder = bool(args.xlsx) and (len(names) > 1 or Path(args.xlsx).is_dir())
+    if args.xlsx:
+        (check_output_folder if into_folder else check_output_file)(args.xlsx)
+    for name in names:
         game = load_game(name)
         sheet = par(game, args.mode, full_cycle="auto" if not args.no_cycle else False, budget=args.budget)
         if args.xlsx:
-            out = Path(args.xlsx)
-            if len(_games(args)) > 1 or out.is_dir():
-                out.mkdir(parents=True, exist_ok=True)
-                out = out / f"{Path(game.path).stem}_par.xlsx"
+            out = Path(args.xlsx) / f"{Path(game.path).stem}_par.xlsx" if into_folder else Path(args.xlsx)
+            if into_folder:
+                check_output_file(str(out))
             sheet.to_excel(out)
         if args.json:
             results.append(sheet.to_dict())
@@ -143,20 +342,24 @@ def cmd_simulate(args) -> int:
     from .io import load_game
     from .simulate import simulate
 
+    if args.checkpoint:
+        check_output_file(args.checkpoint)
     game = load_game(args.game)
     result = simulate(game, args.spins, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
-                      progress=not args.quiet and sys.stderr.isatty(), checkpoint=args.checkpoint)
-    if args.json:
-        print_json(result.to_dict())
-    else:
-        _print_estimates(result, "Simulation" + (" (interrupted)" if result.interrupted else ""))
-        print(f"  spins             {result.spins:,} of {result.requested:,}")
-        print(f"  max win seen      {result.max_win_count} time(s)")
-        if result.model.cap_total_bets:
-            print(f"  cap               {result.model.cap_total_bets:,.1f} x bet, reached in {result.cap_fraction:.3g} of rounds")
-        for name, f in result.features.items():
-            print(f"  feature {name:20s} 1 in {f.one_in:10.1f}  average win {f.average_win:.3f} x bet")
-        print(f"  speed             {result.spins_per_second:,.0f} spins/s")
+                      chunk_size=args.chunk, progress=not args.quiet and sys.stderr.isatty(), checkpoint=args.checkpoint)
+    with _stops_deferred():  # the result is made: print all of it
+        if args.json:
+            print_json(result.to_dict())
+        else:
+            _print_estimates(result, "Simulation" + (" (interrupted)" if result.interrupted else ""))
+            print(f"  spins             {result.spins:,} of {result.requested:,}")
+            print(f"  max win seen      {result.max_win_count} time(s)")
+            if result.model.cap_total_bets:
+                print(f"  cap               {result.model.cap_total_bets:,.1f} x bet, reached in {result.cap_fraction:.3g} of rounds")
+            for name, f in result.features.items():
+                print(f"  feature {name:20s} 1 in {f.one_in:10.1f}  average win {f.average_win:.3f} x bet")
+            print(f"  speed             {result.spins_per_second:,.0f} spins/s")
+        sys.stdout.flush()
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
 
 
@@ -167,16 +370,18 @@ def cmd_rtp(args) -> int:
     game = load_game(args.game)
     result = estimate_rtp(game, args.precision, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
                           max_seconds=args.max_seconds, progress=not args.quiet and sys.stderr.isatty())
-    if args.json:
-        print_json(result.to_dict())
-    else:
-        _print_estimates(result, "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else ""))
-        print("  trigger states:")
-        for s in result.strata:
-            if not s.probability:
-                continue  # a combination of triggers the strips cannot show
-            print(f"    {s.name:28s} 1 in {1 / s.probability if s.probability else math.inf:10.1f}  "
-                  f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} x bet  ({s.samples:,} rounds)")
+    with _stops_deferred():  # the result is made: print all of it
+        if args.json:
+            print_json(result.to_dict())
+        else:
+            _print_estimates(result, "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else ""))
+            print("  trigger states:")
+            for s in result.strata:
+                if not s.probability:
+                    continue  # a combination of triggers the strips cannot show
+                print(f"    {s.name:28s} 1 in {1 / s.probability if s.probability else math.inf:10.1f}  "
+                      f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} x bet  ({s.samples:,} rounds)")
+        sys.stdout.flush()
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
 
 
@@ -185,6 +390,7 @@ def cmd_report(args) -> int:
     from .report import generate_report
 
     names = _games(args)
+    check_output_folder(args.out or "reports")
     failed = []
     for name in names:
         try:
@@ -242,41 +448,54 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="workbench", description="Slot-game mathematics workbench.")
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    seed = whole_number(0, MAX_SEED, " (2^63 - 1)")
+    workers = whole_number(1, MAX_WORKERS)
+    spins = whole_number(1, MAX_SPINS, " (10^13)")
 
     p = sub.add_parser("validate", help="check reelset files; print every problem; exit 2 if any")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", type=game_argument)
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("par", help="exact PAR sheet of a game's base game")
-    p.add_argument("game", nargs="?", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset")
     p.add_argument("--mode", default="base", help="strip-set mode to analyse (default: base)")
     p.add_argument("--json", action="store_true", help="print a JSON object instead of tables")
-    p.add_argument("--xlsx", metavar="OUT", help="also write the PAR sheet as an .xlsx workbook")
+    p.add_argument("--xlsx", metavar="OUT", type=path_text,
+                   help="also write the PAR sheet as an .xlsx workbook (a folder with --all: one file per game)")
     p.add_argument("--no-cycle", action="store_true", help="skip the full-cycle distribution")
-    p.add_argument("--budget", type=int, default=2_000_000_000, help="max window combinations for the full cycle")
+    p.add_argument("--budget", type=whole_number(1, 2**63 - 1), default=2_000_000_000,
+                   help="max window combinations for the full cycle (at least 1; default 2,000,000,000)")
     p.set_defaults(func=cmd_par)
 
     p = sub.add_parser("simulate", help="simulate complete rounds end to end")
-    p.add_argument("game", metavar="GAME", help="reelset path or shipped name")
-    p.add_argument("--spins", type=int, default=1_000_000)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=1, help="local worker processes")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="run the chunks on this Dask scheduler")
-    p.add_argument("--stake", type=float, help="total bet in currency (caps, jackpots); default: the game's reference stake")
-    p.add_argument("--checkpoint", metavar="FILE", help="save progress here; rerun with it to resume")
+    p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
+    p.add_argument("--spins", type=spins, default=1_000_000,
+                   help=f"rounds to play: 1 to {MAX_SPINS:,} (10^13); default 1,000,000")
+    p.add_argument("--seed", type=seed, default=1, help="0 to 2^63 - 1 (default 1)")
+    p.add_argument("--workers", type=workers, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address, help="run the chunks on this Dask scheduler")
+    p.add_argument("--stake", type=positive_number,
+                   help="total bet in currency, above 0 (caps, jackpots); default: the game's reference stake")
+    p.add_argument("--chunk", type=chunk_rounds, default=SIMULATE_BLOCK, metavar="ROUNDS",
+                   help=f"rounds per job handed to a worker: below {SIMULATE_BLOCK:,} (a block of randomness, played "
+                        f"in parts) or a multiple of it; default {SIMULATE_BLOCK:,}. The results do not depend on it")
+    p.add_argument("--checkpoint", metavar="FILE", type=path_text,
+                   help="save progress here; rerun with it to resume (also after Ctrl-C or SIGTERM)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("rtp", help="RTP by exact base game + conditional simulation of features")
-    p.add_argument("game", metavar="GAME", help="reelset path or shipped name")
-    p.add_argument("--precision", type=float, default=0.0002, help="target 95 %% half-width (fraction; 0.0002 = 0.02 %%)")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--scheduler", metavar="ADDRESS")
-    p.add_argument("--stake", type=float)
-    p.add_argument("--max-seconds", type=float, help="stop after this long even if the precision is not reached")
+    p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
+    p.add_argument("--precision", type=fraction, default=0.0002,
+                   help="target 95 %% half-width (a fraction above 0 and below 1; 0.0002 = 0.02 %%)")
+    p.add_argument("--seed", type=seed, default=1, help="0 to 2^63 - 1 (default 1)")
+    p.add_argument("--workers", type=workers, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address)
+    p.add_argument("--stake", type=positive_number, help="total bet in currency, above 0")
+    p.add_argument("--max-seconds", type=positive_number,
+                   help="stop after this long (above 0) even if the precision is not reached")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_rtp)
@@ -284,20 +503,23 @@ def build_parser() -> argparse.ArgumentParser:
     from .report import DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_SPINS
 
     p = sub.add_parser("report", help="reviewer report: executed notebook, HTML, PAR sheet as .xlsx/CSV/JSON")
-    p.add_argument("game", nargs="?", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset, one subfolder of --out per game")
-    p.add_argument("--spins", type=int, default=DEFAULT_SPINS, help=f"rounds of the end-to-end simulation (default {DEFAULT_SPINS:,})")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    p.add_argument("--precision", type=float, default=DEFAULT_PRECISION,
-                   help=f"target 95 %% half-width of the RTP estimate (fraction; default {DEFAULT_PRECISION})")
-    p.add_argument("--stakes", type=float, nargs="+", metavar="STAKE", help="stake levels (currency); default: the game's stake ladder")
-    p.add_argument("--workers", type=int, default=1, help="local worker processes (results do not depend on it)")
-    p.add_argument("--out", metavar="DIR", help="output folder (default: reports/GAME)")
+    p.add_argument("--spins", type=spins, default=DEFAULT_SPINS,
+                   help=f"rounds of the end-to-end simulation: 1 to {MAX_SPINS:,} (10^13); default {DEFAULT_SPINS:,}")
+    p.add_argument("--seed", type=seed, default=DEFAULT_SEED, help="0 to 2^63 - 1")
+    p.add_argument("--precision", type=fraction, default=DEFAULT_PRECISION,
+                   help=f"target 95 %% half-width of the RTP estimate (a fraction above 0 and below 1; default {DEFAULT_PRECISION})")
+    p.add_argument("--stakes", type=positive_number, nargs="+", metavar="STAKE",
+                   help="stake levels (currency, each above 0); default: the game's stake ladder")
+    p.add_argument("--workers", type=workers, default=1,
+                   help=f"local worker processes (1 to {MAX_WORKERS}; results do not depend on it)")
+    p.add_argument("--out", metavar="DIR", type=path_text, help="output folder (default: reports/GAME)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("warm", help="compile and cache the code a game needs (make does this for the shipped games)")
-    p.add_argument("game", nargs="?", metavar="GAME", help="reelset path or shipped name")
+    p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset")
     p.set_defaults(func=cmd_warm)
 
@@ -306,22 +528,102 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _os_reason(exc: OSError) -> str:
+    try:
+        from .io.atomic import os_reason
+
+        return os_reason(exc)
+    except ImportError:  # pragma: no cover
+        return exc.strerror or str(exc)
+
+
+class _Stops:
+    """Stop signals (SIGINT, SIGTERM) received by this ``workbench`` command."""
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        self.defer = 0  # > 0 while a finished result is printed
+
+
+_STOPS = _Stops()
+
+
+@contextmanager
+def _stops_deferred():
+    """Within: a stop signal is only recorded (a result being printed is printed whole)."""
+    _STOPS.defer += 1
+    try:
+        yield
+    finally:
+        _STOPS.defer -= 1
+
+
+def _on_stop_signal(signum, frame) -> None:
+    """Handler for SIGINT and SIGTERM in the ``workbench`` process: during a simulation the run
+    stops at its next safe point and prints what it has (see
+    :func:`workbench.simulate.engine.on_stop_signal`); while a result is printed, it waits for
+    the end of it; elsewhere it stops at once."""
+    _STOPS.received.append(signum)
+    if _STOPS.defer:
+        return
+    engine = sys.modules.get("workbench.simulate.engine")
+    if engine is None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+    engine.on_stop_signal(signum, frame)
+
+
+def _install_stop_handlers() -> dict:
+    """Install the stop handler for SIGINT and SIGTERM (main thread only); returns the handlers to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    handler = _on_stop_signal
+    old = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            old[signum] = signal.signal(signum, handler)
+        except (ValueError, OSError):  # pragma: no cover
+            pass
+    return old
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run the ``workbench`` command with ``argv`` (default: ``sys.argv[1:]``); returns the exit status.
+
+    0: done; 2: a problem with the input (argparse's own errors exit 2 too);
+    130: stopped by SIGINT (Ctrl-C); 143: stopped by SIGTERM.  A stopped
+    simulation prints its partial result (marked interrupted) first.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
+    _STOPS.received.clear()
+    received = _STOPS.received
+    old = _install_stop_handlers()
     try:
         status = args.func(args)
     except WorkbenchError as exc:
         print(f"workbench: {exc}", file=sys.stderr)
-        return EXIT_PROBLEM
-    except KeyboardInterrupt:
-        print("workbench: interrupted", file=sys.stderr)
-        status = EXIT_INTERRUPTED
+        status = EXIT_PROBLEM
+    except KeyboardInterrupt as exc:
+        terminated = (received[:1] == [signal.SIGTERM]) or getattr(exc, "signum", None) == signal.SIGTERM
+        print("workbench: stopped by SIGTERM" if terminated else "workbench: interrupted", file=sys.stderr)
+        status = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
     except BrokenPipeError:
-        return EXIT_OK
-    if status == EXIT_INTERRUPTED:
-        # Ctrl-C must stop promptly: skip the interpreter's slow teardown of compiled code.
-        sys.stdout.flush()
+        status = EXIT_OK
+    except OSError as exc:
+        name = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"workbench: {name}{_os_reason(exc)}", file=sys.stderr)
+        status = EXIT_PROBLEM
+    finally:
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
+    if status == EXIT_INTERRUPTED and received[:1] == [signal.SIGTERM]:
+        status = EXIT_TERMINATED
+    if status in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+        # a stop must be prompt: skip the interpreter's slow teardown of compiled code
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass
         sys.stderr.flush()
         os._exit(status)
     return status

@@ -20,6 +20,8 @@ the result does not depend on the number of threads.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .._jit import get_num_threads, njit, prange
@@ -31,6 +33,11 @@ from ..pays.scatter import ADJACENT, ScatterPayTables, code_count, scatter_pay_t
 from .windows import ReelWindows
 
 DEFAULT_BUDGET = 2_000_000_000  # window combinations of a full-cycle enumeration
+# A full cycle's work is about combinations x (lines + scatter groups): at most this many times the budget.
+WORK_PER_COMBINATION = 20
+HISTOGRAM_MAX = 1 << 24  # entries of the full-cycle histogram (pay units of the largest spin win + 1), per thread
+PAY_UNITS_MAX = 1 << 62  # spin wins are summed in 64-bit integers
+MAX_SEARCH_NODES = 10_000_000  # windows the max-win search visits (all strip sets of a mode) before it stops with bounds
 
 
 def max_future_gain(automaton: LineAutomaton) -> np.ndarray:
@@ -106,11 +113,12 @@ def _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_ro
 
 @njit(cache=True)
 def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
-          chunk, n_chunks, find_max, hist):
+          chunk, n_chunks, find_max, hist, node_budget, nodes_out):
     """One walk over the first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... and
     every window of the other reels.  Returns the largest spin win seen (pay units, -1 if
     none) when ``find_max``; otherwise adds every combination's weight to ``hist`` at its
-    spin win."""
+    spin win.  ``nodes_out[0]`` receives the windows visited; a search for the maximum
+    stops once they exceed ``node_budget`` (> 0), with ``nodes_out[1]`` set to 1."""
     n_reels = offsets.shape[0] - 1
     n_lines = line_rows.shape[0]
     n_groups = mode.shape[0]
@@ -133,6 +141,8 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
     pos[0] = offsets[0] + chunk
     d = 0
     last = n_reels - 1
+    nodes = np.int64(0)
+    nodes_out[1] = 0
     while True:
         if pos[d] >= offsets[d + 1]:
             if d == 0:
@@ -141,6 +151,9 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             pos[d] += n_chunks if d == 0 else 1
             continue
         if find_max:
+            if node_budget > 0 and nodes > node_budget:
+                nodes_out[1] = 1
+                break
             # upper bound of anything below this node
             bound = paid[d] + bound_lines[d]
             for g in range(n_groups):
@@ -153,6 +166,7 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
                 pos[d] = offsets[d + 1]
                 continue
         if d < last:
+            nodes += 1
             w = pos[d]
             k = 0
             inc = 0
@@ -166,7 +180,8 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
                 if live[s2]:
                     live_line[d + 1, k] = l
                     live_state[d + 1, k] = s2
-                    fut += future[s2]
+                    if find_max:
+                        fut += future[s2]
                     k += 1
             nlive[d + 1] = k
             paid[d + 1] = paid[d] + inc
@@ -179,36 +194,43 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             d += 1
             pos[d] = offsets[d]
         else:
-            # the last reel: every window at once (on a one-reel game, this walk's share of them)
-            step = n_chunks if d == 0 else 1
+            # the last reel: every window at once (on a one-reel game, this walk's share of them;
+            # the common case keeps a unit step so the loop stays tight)
+            first, step = (pos[0], n_chunks) if d == 0 else (offsets[d], 1)
+            nodes += (offsets[d + 1] - first + step - 1) // step
             if find_max:
-                for w in range(pos[d], offsets[d + 1], step):
-                    total = _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt,
-                                        mode, cap, group_pays)
+                for i in range((offsets[d + 1] - first + step - 1) // step):
+                    total = _leaf_total(d, first + i * step, paid, nlive, live_line, live_state, gain, win_sym, line_rows,
+                                        codes, win_cnt, mode, cap, group_pays)
                     if total > best:
                         best = total
             else:
-                for w in range(pos[d], offsets[d + 1], step):
+                for i in range((offsets[d + 1] - first + step - 1) // step):
+                    w = first + i * step
                     total = _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt,
                                         mode, cap, group_pays)
                     hist[total] += weight[d] * win_w[w]
             pos[d] = offsets[d + 1]
+    nodes_out[0] = nodes
     return best
 
 
 @njit(cache=True, parallel=True)
 def _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
-              n_threads, find_max, hist_size):
-    """:func:`_walk` once per thread; returns (largest win or -1, summed histogram)."""
+              n_threads, find_max, hist_size, node_budget):
+    """:func:`_walk` once per thread; returns (largest win or -1, summed histogram, windows
+    visited, whether a walk stopped at its share of ``node_budget``)."""
     n_first = offsets[1] - offsets[0]
     n_chunks = max(1, min(n_first, n_threads))  # more walks than threads only weakens the cut
     best = np.full(n_chunks, -1, dtype=np.int64)
     hists = np.zeros((1 if find_max else n_chunks, hist_size), dtype=np.int64)
+    counts = np.zeros((n_chunks, 2), dtype=np.int64)
+    share = (node_budget + n_chunks - 1) // n_chunks if node_budget > 0 else 0
     for chunk in prange(n_chunks):
         row = np.int64(chunk) % hists.shape[0]  # one shared (unused) row when searching for the maximum
         best[chunk] = _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
-                            max_left, avail, chunk, n_chunks, find_max, hists[row])
-    return best.max(), hists.sum(axis=0)
+                            max_left, avail, chunk, n_chunks, find_max, hists[row], share, counts[chunk])
+    return best.max(), hists.sum(axis=0), counts[:, 0].sum(), counts[:, 1].max() > 0
 
 
 # ---------------------------------------------------------------------------
@@ -258,6 +280,33 @@ def window_combinations(windows: list[ReelWindows]) -> int:
     return out
 
 
+def full_cycle_refusal(game: Game, strip_set: StripSet, windows: list[ReelWindows], automaton: LineAutomaton,
+                       scale: PayScale, budget: int = DEFAULT_BUDGET) -> str | None:
+    """Why the full cycle of ``strip_set`` cannot be enumerated within ``budget``, or None.
+
+    Checked before any work: distinct window combinations (``budget``), the walk's
+    work (combinations x (lines + scatter groups), at most :data:`WORK_PER_COMBINATION`
+    x ``budget``), the histogram's size (:data:`HISTOGRAM_MAX` pay units) and 64-bit
+    counts.
+    """
+    combos = window_combinations(windows)
+    where = f"full cycle of strip set {strip_set.name!r}"
+    if combos > budget:
+        return f"{where} has {combos:,} distinct window combinations, over the budget of {budget:,}"
+    tables = scatter_pay_tables(game, scale)
+    work = combos * (len(game.paylines) + len(tables.index))
+    if work > budget * WORK_PER_COMBINATION:
+        return (f"{where}: {combos:,} window combinations x {len(game.paylines) + len(tables.index):,} lines and scatter groups "
+                f"= {work:,} steps, over the budget of {budget * WORK_PER_COMBINATION:,}")
+    if strip_set.cycle >= 2**63:
+        return f"cycle of strip set {strip_set.name!r} ({strip_set.cycle:.3e}) does not fit 64-bit counts"
+    size = max_spin_units(game, automaton, scale) + 1
+    if size > HISTOGRAM_MAX:
+        return (f"{where}: spin wins up to {size - 1:,} pay units need a histogram of {size:,} entries, over the "
+                f"limit of {HISTOGRAM_MAX:,}")
+    return None
+
+
 def cycle_histogram(
     game: Game,
     strip_set: StripSet,
@@ -266,15 +315,14 @@ def cycle_histogram(
     scale: PayScale,
     budget: int = DEFAULT_BUDGET,
 ) -> np.ndarray:
-    """Integer hits of each spin win (index = pay units) over the full cycle of ``strip_set``."""
-    combos = window_combinations(windows)
-    if combos > budget:
-        raise ExactBudgetError(
-            f"full cycle of strip set {strip_set.name!r} has {combos:,} distinct window combinations, "
-            f"over the budget of {budget:,}"
-        )
-    if strip_set.cycle >= 2**63:
-        raise ExactBudgetError(f"cycle of strip set {strip_set.name!r} ({strip_set.cycle:.3e}) does not fit 64-bit counts")
+    """Integer hits of each spin win (index = pay units) over the full cycle of ``strip_set``.
+
+    Raises :class:`~workbench.errors.ExactBudgetError` (before any work) when
+    :func:`full_cycle_refusal` gives a reason.
+    """
+    reason = full_cycle_refusal(game, strip_set, windows, automaton, scale, budget)
+    if reason is not None:
+        raise ExactBudgetError(f"{game.name}: {reason}")
     tables = scatter_pay_tables(game, scale)
     win_sym, win_cnt, win_w, offsets = _walk_arrays(game, windows, tables, None)
     n_groups = len(tables.index)
@@ -283,16 +331,43 @@ def cycle_histogram(
     max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
     avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
     size = max_spin_units(game, automaton, scale) + 1
-    _, hist = _walk_all(win_sym, win_cnt, win_w, offsets, _line_rows(game), automaton.trans, automaton.gain, automaton.live,
-                        future, tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(), False, size)
+    _, hist, _, _ = _walk_all(win_sym, win_cnt, win_w, offsets, _line_rows(game), automaton.trans, automaton.gain,
+                              automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(),
+                              False, size, 0)
     if int(hist.sum()) != strip_set.cycle:
         raise ExactBudgetError(f"full cycle of strip set {strip_set.name!r}: counts overflowed 64 bits")
     return hist
 
 
-def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
-                 line_rows: np.ndarray, future: np.ndarray) -> int:
-    """Largest spin win in pay units (exact, by branch and bound)."""
+@dataclass(frozen=True)
+class MaxWinSearch:
+    """Result of the branch-and-bound search for the largest spin win (pay units).
+
+    ``best`` is the largest win found (a win that occurs); when the search
+    finished (``exact``) it is the maximum, otherwise the maximum lies between
+    ``best`` and ``upper`` (the bound at the root of the search).
+    """
+
+    best: int
+    exact: bool
+    upper: int
+    nodes: int
+
+
+def check_pay_units(game: Game, automaton: LineAutomaton, scale: PayScale) -> None:
+    """Raise :class:`~workbench.errors.ExactBudgetError` when a spin win could leave 64-bit sums."""
+    top = max_spin_units(game, automaton, scale)
+    if top >= PAY_UNITS_MAX:
+        raise ExactBudgetError(
+            f"{game.name}: a spin could pay up to {top:,} pay units (every line at its top pay plus the top scatter pays), "
+            f"over the limit of {PAY_UNITS_MAX:,} of 64-bit sums"
+        )
+
+
+def max_spin_search(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
+                    line_rows: np.ndarray, future: np.ndarray, node_budget: int = MAX_SEARCH_NODES) -> MaxWinSearch:
+    """Largest spin win in pay units by branch and bound, stopping after about
+    ``node_budget`` windows visited (then with bounds: see :class:`MaxWinSearch`)."""
     value = np.zeros(automaton.trans.shape[1])
     for s in range(automaton.trans.shape[1]):
         value[s] = automaton.gain[0, s] + future[automaton.trans[0, s]]
@@ -306,6 +381,28 @@ def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomato
     for i in range(game.reels):
         for r in range(game.rows[i]):
             avail[i, r, win_sym[offsets[i]:offsets[i + 1], r]] = True
-    best, _ = _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, automaton.trans, automaton.gain, automaton.live, future,
-                        tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(), True, 1)
-    return int(best)
+    best, _, nodes, stopped = _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, automaton.trans, automaton.gain,
+                                        automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail,
+                                        get_num_threads(), True, 1, int(node_budget))
+    # the bound at the root of the search: what the first node could still lead to
+    upper = 0
+    if automaton.live[0]:
+        n_lines = line_rows.shape[0]
+        upper = int(_row_bound(0, np.arange(n_lines, dtype=np.int32), np.zeros(n_lines, dtype=np.int32), n_lines, line_rows,
+                               automaton.trans, automaton.gain, future, avail,
+                               np.zeros((avail.shape[1], avail.shape[2]), dtype=np.int64)))
+    for g in range(n_groups):
+        upper += int(tables.pays[g, min(int(max_left[g, 0]), int(tables.cap[g]))])
+    best = max(int(best), 0)
+    return MaxWinSearch(best=best, exact=not bool(stopped), upper=best if not stopped else max(upper, best), nodes=int(nodes))
+
+
+def max_spin_win(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
+                 line_rows: np.ndarray, future: np.ndarray) -> int:
+    """Largest spin win in pay units (exact, by branch and bound; raises
+    :class:`~workbench.errors.ExactBudgetError` if the search exceeds :data:`MAX_SEARCH_NODES`)."""
+    search = max_spin_search(game, windows, automaton, tables, line_rows, future)
+    if not search.exact:
+        raise ExactBudgetError(f"{game.name}: the max-win search stopped after {search.nodes:,} windows, over the budget "
+                               f"of {MAX_SEARCH_NODES:,}: the max win is between {search.best:,} and {search.upper:,} pay units")
+    return search.best

@@ -22,21 +22,42 @@ from dataclasses import dataclass
 import numpy as np
 from .._jit import njit, prange
 
+from ..errors import ExactBudgetError
 from ..model import Game, StripSet
 from ..pays.lines import LineAutomaton
 from ..pays.scale import PayScale
 from ..pays.scatter import ScatterPayTables, code_count, scatter_pay_tables, update_code
-from .enumerate import max_spin_win
-from .windows import ReelWindows
+from .enumerate import MAX_SEARCH_NODES, max_spin_search
+from .windows import ReelWindows, lexicographic_keys
+
+# Budgets of the whole-spin moments (checked before the work starts, see check_moment_budget).
+TABLE_FLOATS_MAX = 1 << 25  # each probability table (joint rows, rows x scatter counts, line futures): 256 MB of floats
+PAIR_WORK_MAX = 100_000_000_000  # inner steps of the line-pair products (an upper bound of them)
+PAIR_MEMORY_MAX = 1 << 30  # bytes of the pair products' work arrays (33 bytes x states^2 per parallel chunk)
+LINE_SCATTER_WORK_MAX = 20_000_000_000  # steps of the line x scatter-group products
+JOINT_WORK_MAX = 500_000_000  # windows x rows^2 summed into the joint row tables
+LINE_PAIRS_MAX = 1 << 20  # pairs of paylines (lines x (lines - 1) / 2)
+UNPAID_STEP_MAX = 100_000_000  # (unpaid paths + their undecided lines) x windows of one reel (hit frequency)
+SCATTER_JOINT_MAX = 5_000_000  # joint scatter codes x count vectors x groups of one reel (plain Python)
+PAIR_CHUNK_BYTES = 33  # bytes per (state, state) entry of one chunk's work arrays in _pair_products
+
 
 @dataclass(frozen=True)
 class SpinMoments:
-    """Moments of the whole-spin win in pay units (probability-weighted)."""
+    """Moments of the whole-spin win in pay units (probability-weighted).
+
+    ``max_units`` is the largest spin win; when the search for it stopped at its
+    budget (``max_exact`` False) it is the largest win found and the maximum is
+    at most ``max_upper``.
+    """
 
     mean: float
     second: float
     hit: float
     max_units: int
+    max_exact: bool = True
+    max_upper: int | None = None
+    max_nodes: int = 0  # windows the max-win search visited
 
 
 # ---------------------------------------------------------------------------
@@ -122,12 +143,14 @@ def _line_futures(line_rows, R, trans, live, pay):
 
 
 @njit(cache=True, parallel=True)
-def _pair_products(pair_l, pair_m, line_rows, J, R, V, pay, live, default_next, cls_ptr, cls_next, mem_ptr, members):
-    # Pairs are split into a few chunks so each chunk allocates its work arrays once;
-    # the per-pair body is a separate function so the parallel loop cannot hoist them.
+def _pair_products(pair_l, pair_m, line_rows, J, R, V, pay, live, default_next, cls_ptr, cls_next, mem_ptr, members,
+                   max_chunks):
+    # Pairs are split into a few chunks (at most ``max_chunks``, for memory) so each chunk
+    # allocates its work arrays once; the per-pair body is a separate function so the
+    # parallel loop cannot hoist them.  Each pair's value does not depend on the chunks.
     n_pairs = pair_l.shape[0]
     out = np.zeros(n_pairs)
-    n_chunks = min(n_pairs, 16)
+    n_chunks = max(1, min(n_pairs, 16, max_chunks))
     for chunk in prange(n_chunks):
         K = pay.shape[0]
         S = J.shape[3]
@@ -358,8 +381,9 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
         n_codes = max(n_codes, 2 * cap[g] + 2)
     size_direct = 1
     for g in range(n_groups):
-        size_direct *= n_codes
-    direct = np.full(min(size_direct, 1 << 16), -1, dtype=np.int64)
+        size_direct = min(size_direct * n_codes, 1 << 16)  # never past 64 bits, however many groups
+    direct = np.full(size_direct, -1, dtype=np.int64)
+    n_direct = direct.shape[0]
     count = 0
     nnz = 0
     for a in range(n_states):
@@ -384,7 +408,8 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
             key = 0
             for g in range(n_groups):
                 tmp_codes[g] = update_code(mode[g], cap[g], codes[a, g], win_cnt[w, g])
-                key = key * n_codes + tmp_codes[g]
+                # keys past the direct table are not used: stop there instead of overflowing
+                key = key * n_codes + tmp_codes[g] if key < n_direct else n_direct
             if k == 0 and key < direct.shape[0] and direct[key] >= 0:
                 # fast path: no undecided line left, state known by its scatter codes alone
                 nprob[direct[key]] += pa * win_p[w]
@@ -471,48 +496,168 @@ def distinct_line_pairs(game: Game, strip_set: StripSet) -> tuple[np.ndarray, np
 
     On an unweighted strip the joint distribution of two rows depends only on
     their distance (every stop is equally likely), and swapping the two lines
-    changes nothing, so many pairs share one value.
+    changes nothing, so many pairs share one value.  Each distinct pair is
+    represented by its first (l, m) in the order l, then m; pairs are listed in
+    that order of first appearance.
     """
-    lines = game.paylines
-    weighted = [strip.weights is not None for strip in strip_set.reels]
-    seen: dict = {}
-    for l in range(len(lines)):
-        for m in range(l + 1, len(lines)):
-            a = tuple((lines[l][i], lines[m][i]) if weighted[i] else (0, lines[m][i] - lines[l][i]) for i in range(game.reels))
-            b = tuple((lines[m][i], lines[l][i]) if weighted[i] else (0, lines[l][i] - lines[m][i]) for i in range(game.reels))
-            key = min(a, b)
-            if key in seen:
-                seen[key][2] += 1
-            else:
-                seen[key] = [l, m, 1]
-    rows = np.array(list(seen.values()), dtype=np.int64).reshape(-1, 3)
-    return rows[:, 0].astype(np.int32), rows[:, 1].astype(np.int32), rows[:, 2].astype(float)
+    n_lines = len(game.paylines)
+    empty = (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
+    if n_lines < 2:
+        return empty
+    lines = np.asarray(game.paylines, dtype=np.int64).reshape(n_lines, game.reels)
+    weighted = np.array([strip.weights is not None for strip in strip_set.reels])
+    pl, pm = np.triu_indices(n_lines, 1)
+    rl, rm = lines[pl], lines[pm]
+    offset = int(max(game.rows))  # shifts differences (-rows, rows) to non-negative codes, keeping their order
+    # the pair's reading of each reel, as (first, second): both rows on a weighted reel, (0, distance) otherwise
+    a = np.empty((len(pl), 2 * game.reels), dtype=np.int64)
+    b = np.empty_like(a)
+    a[:, 0::2] = np.where(weighted, rl, 0) + offset
+    a[:, 1::2] = np.where(weighted, rm, rm - rl) + offset
+    b[:, 0::2] = np.where(weighted, rm, 0) + offset
+    b[:, 1::2] = np.where(weighted, rl, rl - rm) + offset
+    # the smaller of the two readings, compared lexicographically
+    differ = a != b
+    first = np.argmax(differ, axis=1)
+    rows = np.arange(len(pl))
+    take_b = differ[rows, first] & (b[rows, first] < a[rows, first])
+    key_cols = np.where(take_b[:, None], b, a)
+    key = lexicographic_keys([key_cols[:, c] for c in range(key_cols.shape[1])])
+    _, first_at, counts = np.unique(key, return_index=True, return_counts=True)
+    order = np.argsort(first_at, kind="stable")
+    at = first_at[order]
+    return pl[at].astype(np.int32), pm[at].astype(np.int32), counts[order].astype(float)
 
 
 def _joint_row_tables(game: Game, windows: list[ReelWindows], n_symbols: int) -> tuple[np.ndarray, np.ndarray]:
+    """J[i, ra, rb, a, b]: probability that reel i shows a at row ra and b at row rb; R[i, r, a] for one row.
+
+    (``np.bincount`` adds the windows in order into zeros, like ``np.add.at``, so the
+    sums are the same to the last bit.)
+    """
     rows = max(game.rows)
-    J = np.zeros((game.reels, rows, rows, n_symbols, n_symbols))
-    R = np.zeros((game.reels, rows, n_symbols))
+    S = n_symbols
+    J = np.zeros((game.reels, rows, rows, S, S))
+    R = np.zeros((game.reels, rows, S))
     for i, win in enumerate(windows):
         p = win.weights / float(win.total_weight)
+        sym = win.symbols.astype(np.int64)
         for ra in range(game.rows[i]):
-            np.add.at(R[i, ra], win.symbols[:, ra], p)
+            R[i, ra] = np.bincount(sym[:, ra], weights=p, minlength=S)
             for rb in range(game.rows[i]):
-                np.add.at(J[i, ra, rb], (win.symbols[:, ra], win.symbols[:, rb]), p)
+                J[i, ra, rb] = np.bincount(sym[:, ra] * S + sym[:, rb], weights=p, minlength=S * S).reshape(S, S)
     return J, R
 
 
-def _scatter_only_moments(tables: ScatterPayTables, windows: list[ReelWindows]) -> tuple[float, float]:
-    """E[Y] and E[Y^2] of the scatter pays (joint over all paying groups)."""
+def depth_layers(automaton: LineAutomaton) -> list[np.ndarray]:
+    """Live automaton states by depth: ``layers[i]`` are the states a line can be in before reel ``i``."""
+    layers = []
+    current = np.array([0] if automaton.live[0] else [], dtype=np.int64)
+    for _ in range(automaton.n_reels):
+        layers.append(current)
+        nxt = np.unique(automaton.trans[current].ravel()) if len(current) else current
+        current = nxt[automaton.live[nxt]]
+    return layers
+
+
+@dataclass(frozen=True)
+class MomentPlan:
+    """What :func:`check_moment_budget` found: the distinct line pairs, how many
+    parallel chunks of the pair products fit the memory budget, and an upper
+    bound of the steps of the products (for budgets over several strip sets)."""
+
+    pairs: tuple
+    pair_chunks: int
+    work: int = 0
+
+
+def check_moment_budget(game: Game, strip_set: StripSet, windows: list[ReelWindows], automaton: LineAutomaton,
+                        classes: "SymbolClasses", tables: ScatterPayTables) -> MomentPlan:
+    """Sizes of the whole-spin moments of ``strip_set``, computed before any of the work.
+
+    Raises :class:`~workbench.errors.ExactBudgetError` naming the first table or
+    product over its budget (the module's ``*_MAX`` constants), its size and the limit.
+    """
+    where = f"{game.name}: strip set {strip_set.name!r}"
+
+    def refuse(what: str, size: int, limit: int) -> None:
+        raise ExactBudgetError(f"{where}: {what} {size:,}, over the budget of {limit:,}")
+
+    S = automaton.trans.shape[1]
+    K = automaton.n_states
+    rows = max(game.rows)
+    reels = game.reels
+    n_lines = len(game.paylines)
+    n_groups = len(tables.index)
+    joint = reels * rows * rows * S * S
+    if joint > TABLE_FLOATS_MAX:
+        refuse(f"the joint row table ({reels} reels x {rows}^2 rows x {S}^2 symbols) has", joint, TABLE_FLOATS_MAX)
+    joint_work = sum(r * (r + n_groups) * len(w.weights) for r, w in zip(game.rows, windows))
+    if joint_work > JOINT_WORK_MAX:
+        refuse("the joint row and scatter tables sum windows x rows x (rows + paying groups) =", joint_work, JOINT_WORK_MAX)
+    futures = n_lines * (reels + 1) * K
+    if futures > TABLE_FLOATS_MAX:
+        refuse(f"the line futures ({n_lines} lines x {reels + 1} x {K} states) have", futures, TABLE_FLOATS_MAX)
+    layers = depth_layers(automaton)
+    live_steps = sum(len(layer) for layer in layers) * S
+    if n_lines * live_steps > PAIR_WORK_MAX:
+        refuse(f"the line futures ({n_lines} lines x {live_steps:,} live state steps) take", n_lines * live_steps, PAIR_WORK_MAX)
+    all_pairs = n_lines * (n_lines - 1) // 2
+    if all_pairs > LINE_PAIRS_MAX:
+        refuse(f"{n_lines:,} paylines make pairs:", all_pairs, LINE_PAIRS_MAX)
+    pairs = distinct_line_pairs(game, strip_set) if n_lines > 1 else None
+    chunks = 1
+    total_work = n_lines * live_steps
+    if pairs is not None:
+        n_cls = np.diff(classes.cls_ptr)
+        n_mem = np.zeros(K, dtype=np.int64)
+        for st in range(K):
+            c0, c1 = classes.cls_ptr[st], classes.cls_ptr[st + 1]
+            n_mem[st] = int(classes.mem_ptr[c1] - classes.mem_ptr[c0]) if c1 > c0 else 0
+        per_state = 1 + n_cls + n_mem
+        per_pair = sum(int(per_state[layer].sum()) ** 2 for layer in layers)
+        work = len(pairs[0]) * per_pair
+        total_work += work
+        if work > PAIR_WORK_MAX:
+            refuse(f"the products of {len(pairs[0]):,} distinct line pairs ({K:,} automaton states) take up to", work,
+                   PAIR_WORK_MAX)
+        per_chunk = PAIR_CHUNK_BYTES * K * K + 40 * (S + 1)
+        chunks = int(PAIR_MEMORY_MAX // per_chunk)
+        if chunks < 1:
+            refuse(f"the line-pair products need per chunk ({K:,} automaton states) bytes:", per_chunk, PAIR_MEMORY_MAX)
+    if n_groups:
+        C = int(max(int(w.counts.max()) if w.counts.size else 0 for w in windows)) + 1
+        h = n_groups * reels * rows * S * C
+        if h > TABLE_FLOATS_MAX:
+            refuse(f"the row x scatter-count table ({n_groups} groups x {reels} reels x {rows} rows x {S} symbols x {C} counts) has",
+                   h, TABLE_FLOATS_MAX)
+        n_codes = tables.n_codes
+        work = n_lines * n_groups * (reels * (K * n_codes + n_codes * C * S) + sum(len(l) for l in layers) * n_codes * S * C)
+        total_work += work
+        if work > LINE_SCATTER_WORK_MAX:
+            refuse(f"the products of {n_lines} lines and {n_groups} paying scatter groups take up to", work,
+                   LINE_SCATTER_WORK_MAX)
+    return MomentPlan(pairs=pairs, pair_chunks=chunks, work=total_work)
+
+
+def _scatter_only_moments(tables: ScatterPayTables, windows: list[ReelWindows], where: str = "") -> tuple[float, float]:
+    """E[Y] and E[Y^2] of the scatter pays (joint over all paying groups); ``where`` starts
+    the message of the :class:`~workbench.errors.ExactBudgetError` raised when the joint
+    codes exceed :data:`SCATTER_JOINT_MAX`."""
     if not len(tables.index):
         return 0.0, 0.0
     layer = {tuple([0] * len(tables.index)): 1.0}
-    for win in windows:
+    for reel, win in enumerate(windows):
         counts = win.counts[:, tables.index]
         p = win.weights / float(win.total_weight)
         dist: dict = {}
         for row, q in zip(map(tuple, counts.tolist()), p.tolist()):
             dist[row] = dist.get(row, 0.0) + q
+        steps = len(layer) * len(dist) * len(tables.index)
+        if steps > SCATTER_JOINT_MAX:
+            raise ExactBudgetError(
+                f"{where}the joint scatter counts of {len(tables.index)} paying groups on reel {reel + 1}: {len(layer):,} codes x "
+                f"{len(dist):,} count vectors x groups = {steps:,} steps, over the budget of {SCATTER_JOINT_MAX:,}")
         nxt: dict = {}
         for code, v in layer.items():
             for cnt, q in dist.items():
@@ -536,13 +681,21 @@ def spin_moments(
     line_moments: np.ndarray,
     classes: SymbolClasses,
     future: np.ndarray,
+    plan: MomentPlan | None = None,
+    max_nodes: int = MAX_SEARCH_NODES,
 ) -> SpinMoments:
     """Exact mean, second moment, hit probability and maximum of the spin win (pay units).
 
     ``line_moments[l]`` = (hits, sum of pay, sum of pay^2) of line ``l`` over the
-    cycle (exact per-line results), used for the diagonal terms.
+    cycle (exact per-line results), used for the diagonal terms.  ``plan`` is
+    :func:`check_moment_budget`'s result (computed here when not given); the
+    max-win search stops after about ``max_nodes`` windows (then the maximum is
+    given with bounds, see :class:`SpinMoments`).  Raises
+    :class:`~workbench.errors.ExactBudgetError` when a part is over its budget.
     """
     tables = scatter_pay_tables(game, scale)
+    if plan is None:
+        plan = check_moment_budget(game, strip_set, windows, automaton, classes, tables)
     n_lines = len(game.paylines)
     line_rows = np.asarray(game.paylines, dtype=np.int32).reshape(n_lines, game.reels)
     cycle = strip_set.cycle
@@ -553,13 +706,14 @@ def spin_moments(
     line_mean = sum(int(x) for x in line_moments[:, 1]) / cycle
     line_second = sum(int(x) for x in line_moments[:, 2]) / cycle
     if n_lines > 1:
-        pair_l, pair_m, multiplicity = distinct_line_pairs(game, strip_set)
+        pair_l, pair_m, multiplicity = plan.pairs
         V = _line_futures(line_rows, R, automaton.trans, automaton.live, pay)
         cross = _pair_products(pair_l, pair_m, line_rows, J, R, V, pay, automaton.live,
-                               classes.default_next, classes.cls_ptr, classes.cls_next, classes.mem_ptr, classes.members)
+                               classes.default_next, classes.cls_ptr, classes.cls_next, classes.mem_ptr, classes.members,
+                               plan.pair_chunks)
         line_second += 2.0 * float(cross @ multiplicity)
 
-    y_mean, y_second = _scatter_only_moments(tables, windows)
+    y_mean, y_second = _scatter_only_moments(tables, windows, f"{game.name}: strip set {strip_set.name!r}: ")
     line_y = 0.0
     n_groups = len(tables.index)
     if n_groups:
@@ -567,9 +721,12 @@ def spin_moments(
         H = np.zeros((n_groups, game.reels, max(game.rows), n_symbols, C))
         for i, win in enumerate(windows):
             p = win.weights / float(win.total_weight)
+            sym = win.symbols.astype(np.int64)
             for g, gi in enumerate(tables.index):
+                cnt = win.counts[:, gi].astype(np.int64)
                 for r in range(game.rows[i]):
-                    np.add.at(H[g, i, r], (win.symbols[:, r], win.counts[:, gi]), p)
+                    # in window order into zeros, as np.add.at would: the same sums to the last bit
+                    H[g, i, r] = np.bincount(sym[:, r] * C + cnt, weights=p, minlength=n_symbols * C).reshape(n_symbols, C)
         products = _line_scatter_products(line_rows, H, automaton.trans, automaton.live, pay, tables.mode, tables.cap,
                                           tables.pays, tables.n_codes)
         line_y = float(products.sum())
@@ -583,6 +740,12 @@ def spin_moments(
     prob = np.ones(1)
     for reel, win in enumerate(windows):
         keep = win.weights > 0
+        steps = (len(prob) + len(lline)) * int(keep.sum())
+        if steps > UNPAID_STEP_MAX:
+            raise ExactBudgetError(
+                f"{game.name}: strip set {strip_set.name!r}: hit frequency: {len(prob):,} unpaid paths ({len(lline):,} "
+                f"undecided lines) x {int(keep.sum()):,} windows of reel {reel + 1} = {steps:,} steps, over the budget of "
+                f"{UNPAID_STEP_MAX:,}")
         cnt = np.ascontiguousarray(win.counts[keep][:, tables.index]) if n_groups else np.zeros((int(keep.sum()), 0), np.int64)
         ptr, lline, lstate, codes, prob = _unpaid_step(
             ptr, lline, lstate, codes, prob, np.ascontiguousarray(win.symbols[keep]), cnt,
@@ -595,7 +758,8 @@ def spin_moments(
         if y == 0:
             nothing += prob[s]
 
-    max_units = max_spin_win(game, windows, automaton, tables, line_rows, future)
+    search = max_spin_search(game, windows, automaton, tables, line_rows, future, max_nodes)
     mean = line_mean + y_mean
     second = line_second + 2.0 * line_y + y_second
-    return SpinMoments(mean=mean, second=second, hit=1.0 - nothing, max_units=max_units)
+    return SpinMoments(mean=mean, second=second, hit=1.0 - nothing, max_units=search.best, max_exact=search.exact,
+                       max_upper=search.upper, max_nodes=search.nodes)

@@ -10,17 +10,33 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ..errors import WorkbenchError
+from ..errors import ExactBudgetError, WorkbenchError
 from ..model import Game, StripSet
 from ..stats import WinDistribution, WinStatistics
 from ..pays.lines import LineAutomaton, combination_counts, line_automaton, line_state_counts
 from ..pays.scale import PayScale, pay_scale
-from .enumerate import DEFAULT_BUDGET, cycle_histogram, max_future_gain, window_combinations
-from .moments import SpinMoments, spin_moments, symbol_classes
+from ..pays.scatter import scatter_pay_tables
+from .enumerate import (
+    DEFAULT_BUDGET,
+    MAX_SEARCH_NODES,
+    WORK_PER_COMBINATION,
+    check_pay_units,
+    cycle_histogram,
+    full_cycle_refusal,
+    max_future_gain,
+    window_combinations,
+)
+from .moments import MomentPlan, SpinMoments, check_moment_budget, spin_moments, symbol_classes
 from .scatters import ScatterCounts, scatter_counts
 from .windows import ReelWindows, row_symbol_weights, strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
+# Exact line hit counts: one (states x states) step per reel and distinct line
+# reading; object (Python int) steps, when the cycle leaves 64 bits, count this much more.
+LINE_COUNT_WORK_MAX = 2_000_000_000
+OBJECT_STEP_COST = 50
+SCATTER_COUNT_WORK_MAX = 50_000_000  # products of count distributions convolved in plain Python, all groups
+MODE_WORK_MAX = 100_000_000_000  # estimated steps of the exact analysis of all strip sets of a mode together
 
 
 @dataclass(frozen=True)
@@ -34,6 +50,50 @@ class StripSetAnalysis:
     scatters: dict  # group name -> ScatterCounts
     moments: SpinMoments
     histogram: np.ndarray | None  # full-cycle spin win histogram (pay units), if computed
+    cycle_note: str | None = None  # why the full cycle was not enumerated (None when it was, or was not asked for)
+
+
+def _line_keys(game: Game, strip_set: StripSet) -> list[tuple]:
+    """Distinct line readings: rows of weighted reels matter, unweighted reels read any row alike."""
+    weighted = [strip.weights is not None for strip in strip_set.reels]
+    return list(dict.fromkeys(tuple(r if weighted[i] else 0 for i, r in enumerate(rows)) for rows in game.paylines))
+
+
+def check_strip_set_budget(game: Game, strip_set: StripSet, windows: list[ReelWindows], automaton: LineAutomaton,
+                           scale: PayScale) -> MomentPlan:
+    """Sizes of the exact analysis of ``strip_set``, before any of the work.
+
+    Raises :class:`~workbench.errors.ExactBudgetError` naming what is too large
+    (line hit counts, scatter counts, whole-spin moments, 64-bit pay sums), its
+    size and the limit; returns the plan of the whole-spin moments.
+    """
+    where = f"{game.name}: strip set {strip_set.name!r}"
+    check_pay_units(game, automaton, scale)
+    K = automaton.n_states
+    keys = len(_line_keys(game, strip_set))
+    cost = OBJECT_STEP_COST if strip_set.cycle >= 2**62 else 1
+    work = keys * game.reels * K * K * cost
+    if work > LINE_COUNT_WORK_MAX:
+        big = " with Python integers (the cycle leaves 64 bits)" if cost > 1 else ""
+        raise ExactBudgetError(
+            f"{where}: exact line hit counts: {keys:,} distinct line readings x {game.reels} reels x {K:,}^2 automaton "
+            f"states{big} = {work:,} steps, over the budget of {LINE_COUNT_WORK_MAX:,}"
+        )
+    scatter_work = 0
+    for g, _ in enumerate(game.scatters):
+        size = 1
+        for w in windows:
+            reel = int(w.counts[:, g].max()) + 1 if len(w.counts) else 1
+            scatter_work += size * reel + len(w.weights)
+            size += reel - 1
+    if scatter_work > SCATTER_COUNT_WORK_MAX:
+        raise ExactBudgetError(
+            f"{where}: exact scatter counts of {len(game.scatters):,} groups: {scatter_work:,} steps, over the budget of "
+            f"{SCATTER_COUNT_WORK_MAX:,}"
+        )
+    classes, _ = automaton_tables(automaton)
+    plan = check_moment_budget(game, strip_set, windows, automaton, classes, scatter_pay_tables(game, scale))
+    return MomentPlan(plan.pairs, plan.pair_chunks, plan.work + work)
 
 
 def analyse_strip_set(
@@ -44,8 +104,25 @@ def analyse_strip_set(
     full_cycle: bool | str = "auto",
     budget: int = DEFAULT_BUDGET,
     windows: list[ReelWindows] | None = None,
+    plan: MomentPlan | None = None,
+    max_nodes: int = MAX_SEARCH_NODES,
+    cycle_refusal: str | None = None,
 ) -> StripSetAnalysis:
+    """Exact analysis of one strip set (see :func:`par` for ``full_cycle`` and ``budget``).
+
+    Raises :class:`~workbench.errors.ExactBudgetError` when a part is over its
+    budget (see :func:`check_strip_set_budget`), or the full cycle was required
+    (``full_cycle=True``) and does not fit; with ``"auto"`` a full cycle that
+    does not fit (or that ``cycle_refusal`` refuses: the reason) is skipped and
+    the reason kept in ``cycle_note``.
+    """
     windows = windows or strip_set_windows(game, strip_set)
+    if plan is None:
+        plan = check_strip_set_budget(game, strip_set, windows, automaton, scale)
+    wanted = full_cycle is True or full_cycle == "auto"
+    refusal = (cycle_refusal or full_cycle_refusal(game, strip_set, windows, automaton, scale, budget)) if wanted else None
+    if full_cycle is True and refusal is not None:
+        raise ExactBudgetError(f"{game.name}: {refusal}")
     weighted = [strip.weights is not None for strip in strip_set.reels]
     cache: dict[tuple, np.ndarray] = {}
     row_weights: dict[tuple, np.ndarray] = {}
@@ -73,11 +150,11 @@ def analyse_strip_set(
         ]
     scatters = {name: scatter_counts(game, windows, name) for name in game.scatters}
     classes, future = automaton_tables(automaton)
-    moments = spin_moments(game, strip_set, windows, automaton, scale, line_moments, classes, future)
+    moments = spin_moments(game, strip_set, windows, automaton, scale, line_moments, classes, future, plan, max_nodes)
     histogram = None
-    if full_cycle is True or (full_cycle == "auto" and window_combinations(windows) <= budget):
+    if wanted and refusal is None:
         histogram = cycle_histogram(game, strip_set, windows, automaton, scale, budget)
-    return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram)
+    return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram, refusal)
 
 
 def _mix_counts(parts: list[tuple[int, int, object]]) -> tuple[int, list]:
@@ -281,10 +358,15 @@ class ParSheet:
     ``symbol_counts``, ``prize_structure``, ``summary`` and, gathered from its
     parts, ``combinations``, ``per_line``, ``scatter_pays``, ``triggers``.  ``distribution`` is the
     exact :class:`~workbench.stats.WinDistribution` of the spin win when the
-    full cycle was enumerated (None otherwise).
+    full cycle was enumerated (None otherwise, and ``distribution_note`` says
+    why).  ``max_win`` is exact when ``max_win_exact``; otherwise the search
+    stopped at its budget, ``max_win`` is the largest win found and
+    ``max_win_upper`` bounds the maximum.  ``notes`` lists what was left out
+    or bounded, for reports.
     """
 
-    def __init__(self, game: Game, mode: str, analyses: list[StripSetAnalysis], automaton: LineAutomaton, scale: PayScale):
+    def __init__(self, game: Game, mode: str, analyses: list[StripSetAnalysis], automaton: LineAutomaton, scale: PayScale,
+                 full_cycle: bool | str = "auto"):
         self.game = game
         self.mode = mode
         self.analyses = analyses
@@ -301,13 +383,38 @@ class ParSheet:
         total_weight = sum(w for w, _ in parts)
         self._moments = [(w / total_weight, a.moments) for (w, _), a in zip(parts, active)]
         self.distribution: WinDistribution | None = None
+        self.distribution_note: str | None = None
         if all(a.histogram is not None for a in active):
-            hists = [a.histogram for a in active]
-            size = max(len(h) for h in hists)
-            padded = [np.pad(h.astype(object), (0, size - len(h))) for h in hists]
-            cycle, mixed = _mix_counts([(w, c, h) for (w, c), h in zip(parts, padded)])
-            nz = np.flatnonzero(mixed)
-            self.distribution = WinDistribution(nz, mixed[nz], cycle, scale.cost_units)
+            # mixed sparsely (only the wins that occur), at the common cycle of the strip sets
+            common = 1
+            for _, cycle in parts:
+                common = math.lcm(common, cycle)
+            mixed: dict[int, int] = {}
+            for (w, cycle), a in zip(parts, active):
+                factor = w * (common // cycle)
+                nz = np.flatnonzero(a.histogram)
+                for units, hits in zip(nz.tolist(), a.histogram[nz].tolist()):
+                    mixed[units] = mixed.get(units, 0) + hits * factor
+            wins = sorted(mixed)
+            self.distribution = WinDistribution(np.asarray(wins, dtype=np.int64), [mixed[u] for u in wins],
+                                                total_weight * common, scale.cost_units)
+        else:
+            reasons = list(dict.fromkeys(a.cycle_note for a in active if a.cycle_note))
+            if reasons:
+                self.distribution_note = "full-cycle distribution not computed: " + "; ".join(reasons)
+            else:
+                self.distribution_note = f"full-cycle distribution not computed (full_cycle={full_cycle!r})"
+        searches = [(a.strip_set.name, a.moments) for a in active]
+        self.max_win_exact = all(m.max_exact for _, m in searches)
+        self.max_win_upper = (max((m.max_units if m.max_exact else m.max_upper) for _, m in searches) / scale.cost_units
+                              if searches else 0.0)
+        self.notes: list[str] = [self.distribution_note] if self.distribution_note else []
+        for name, m in searches:
+            if not m.max_exact:
+                self.notes.append(
+                    f"max win of strip set {name!r}: the search stopped at its budget of windows visited; the "
+                    f"largest win found is {m.max_units / scale.cost_units:g} x total bet, the maximum is at most "
+                    f"{m.max_upper / scale.cost_units:g} x total bet")
 
     # -- headline numbers -------------------------------------------------
     @cached_property
@@ -485,6 +592,8 @@ class ParSheet:
             "volatility_index_95": self.volatility_index(0.95),
             "max_win": self.max_win,
             **{f"trigger {k} 1 in": (1 / p if (p := self.trigger_probability(k)) else math.inf) for k in self.game.triggers},
+            **({"max_win at most": self.max_win_upper} if not self.max_win_exact else {}),
+            **{f"note {i + 1}": note for i, note in enumerate(self.notes)},
         }
         return pd.Series(data, name="value")
 
@@ -508,6 +617,9 @@ class ParSheet:
                 "triggers": {k: self.trigger_probability(k) for k in self.game.triggers},
             },
             "full_cycle_distribution": self.distribution is not None,
+            "distribution_note": self.distribution_note,
+            "max_win_exact": self.max_win_exact,
+            "notes": list(self.notes),
         }
 
     def to_excel(self, path) -> None:
@@ -539,17 +651,60 @@ def automaton_tables(automaton: LineAutomaton):
     return _TABLES[key][1:]
 
 
-def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budget: int = DEFAULT_BUDGET) -> ParSheet:
+def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budget: int = DEFAULT_BUDGET,
+        max_nodes: int = MAX_SEARCH_NODES) -> ParSheet:
     """Exact PAR sheet of ``game`` in ``mode`` (strip sets of that mode mixed by weight).
 
-    ``full_cycle``: "auto" enumerates the whole-spin distribution when the
-    distinct window combinations fit ``budget``; True requires it (raises
+    ``full_cycle``: "auto" enumerates the whole-spin distribution when it fits
+    ``budget`` (distinct window combinations; see
+    :func:`~workbench.exact.enumerate.full_cycle_refusal`), else leaves it out
+    and says why in ``sheet.distribution_note``; True requires it (raises
     :class:`~workbench.errors.ExactBudgetError` if over budget); False skips it.
+    The max-win search stops after about ``max_nodes`` windows (then
+    ``sheet.max_win_exact`` is False and ``sheet.notes`` gives the bounds).
+
+    Every other part's size is checked for every strip set before any work
+    starts (:func:`check_strip_set_budget`): a game too large for them raises
+    :class:`~workbench.errors.ExactBudgetError` naming what is too large, its
+    size and the limit.
     """
     strip_sets = game.strip_sets_for(mode)
     if not strip_sets:
         raise WorkbenchError(f"{game.name}: no strip set has mode {mode!r} (modes: {', '.join(game.modes)})")
     scale = pay_scale(game)
     automaton = line_automaton(game)
-    analyses = [analyse_strip_set(game, s, automaton, scale, full_cycle, budget) for s in strip_sets]
-    return ParSheet(game, mode, analyses, automaton, scale)
+    windows = [strip_set_windows(game, s) for s in strip_sets]
+    plans = [check_strip_set_budget(game, s, w, automaton, scale) for s, w in zip(strip_sets, windows)]
+    work = sum(p.work for p in plans)
+    if work > MODE_WORK_MAX:
+        raise ExactBudgetError(
+            f"{game.name}: the exact analysis of mode {mode!r} ({len(strip_sets)} strip sets) takes up to {work:,} steps, "
+            f"over the budget of {MODE_WORK_MAX:,}"
+        )
+    # the full cycle's budget is for the mode: all its strip sets together
+    mode_refusal = None
+    if full_cycle is True or full_cycle == "auto":
+        combos = sum(window_combinations(w) for w in windows)
+        steps = combos * (len(game.paylines) + len(scatter_pay_tables(game, scale).index))
+        if len(strip_sets) > 1 and combos > budget:
+            mode_refusal = (f"the full cycles of the {len(strip_sets)} strip sets of mode {mode!r} have {combos:,} distinct "
+                            f"window combinations together, over the budget of {budget:,}")
+        elif len(strip_sets) > 1 and steps > budget * WORK_PER_COMBINATION:
+            mode_refusal = (f"the full cycles of the {len(strip_sets)} strip sets of mode {mode!r} take {steps:,} steps "
+                            f"(combinations x lines and scatter groups) together, over the budget of "
+                            f"{budget * WORK_PER_COMBINATION:,}")
+    if full_cycle is True:
+        if mode_refusal:
+            raise ExactBudgetError(f"{game.name}: {mode_refusal}")
+        for s, w in zip(strip_sets, windows):
+            reason = full_cycle_refusal(game, s, w, automaton, scale, budget)
+            if reason is not None:
+                raise ExactBudgetError(f"{game.name}: {reason}")
+    analyses = []
+    nodes_left = max_nodes
+    for s, w, plan in zip(strip_sets, windows, plans):
+        # one max-win search budget for the mode, used by the strip sets in order
+        a = analyse_strip_set(game, s, automaton, scale, full_cycle, budget, w, plan, max(nodes_left, 1), mode_refusal)
+        nodes_left -= a.moments.max_nodes
+        analyses.append(a)
+    return ParSheet(game, mode, analyses, automaton, scale, full_cycle)

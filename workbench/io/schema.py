@@ -6,12 +6,22 @@ Strip rules are the model's (:func:`workbench.model.check_strip`); the
 ``[features]`` section is checked against the parameters the named round
 template declares (:mod:`workbench.registry`), without importing its
 compiled code.
+
+Every number is bounded to what the engines hold (the *Limits* section of
+docs/reelset-format.md lists each bound): the exact engine and the simulator
+count money in integer *pay units* (credits per bet multiplier times the
+least common denominator of the cost and all pays, see
+:mod:`workbench.pays.scale`) in 64-bit integers, with single pays packed in
+31 bits; weights are 31-bit integers.  A file inside the limits never makes
+an engine overflow; a file outside them is a problem naming the bound.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -31,15 +41,55 @@ from ..model import (
     Trigger,
     WeightedTable,
     check_strip,
+    parse_strip_text,
     freeze,
 )
-from ..model.params import check_param, describe
-from .toml import SourceText
+from ..model.params import check_param, describe, show_number
+from .toml import MAX_FILE_BYTES, MAX_FILE_ITEMS, MAX_FILE_LINES, SourceText
 
 
 FORMAT_VERSION = 1
 REELSET_SUFFIX = ".toml"
 NAME_RE = re.compile(r"^[A-Za-z0-9_]+$")
+
+# -- limits (docs/reelset-format.md, "Limits"); the file-size ones are checked before parsing (io.toml)
+MAX_PROBLEMS = 30  # problems listed per file; then one "... and N more problems"
+MAX_REELS = 10
+MAX_ROWS = 12  # rows per reel
+MAX_PAYLINES = 1024
+MAX_SYMBOLS = 256
+MAX_STRIP_STOPS = 10_000  # stops per strip
+MAX_STRIP_SETS = 100
+MAX_TABLE_ENTRIES = 5_000  # entries per weighted table
+MAX_PAY = 10**9  # any pay (in its unit), cost, line bet or stake
+MAX_DECIMALS = 6  # decimal places of a pay, cost, line bet or stake
+MAX_PAY_DENOMINATOR = 10**6  # the pay unit is at least 1/1,000,000 credit
+MAX_UNITS = 2**31 - 1  # the largest single pay and the cost, in pay units (31-bit packed line steps)
+MAX_WEIGHT = 2**31 - 1  # stop, table-entry and strip-set weights, and each strip's, table's and mode's total
+MAX_TALL = MAX_STRIP_STOPS  # height of a tall symbol
+FEATURE_COST_RATIO = 2  # without bet.cost_reason, lines x line_bet <= cost <= FEATURE_COST_RATIO x lines x line_bet
+SIMULATOR_VIRTUAL_STOPS = 1 << 22  # simulate.kernel.VIRTUAL_STOPS_MAX: larger strip totals validate but do not simulate
+
+LIMITS = {
+    "file size (bytes)": MAX_FILE_BYTES,
+    "lines in the file": MAX_FILE_LINES,
+    "keys and array elements in the file": MAX_FILE_ITEMS,
+    "reels": MAX_REELS,
+    "rows per reel": MAX_ROWS,
+    "paylines": MAX_PAYLINES,
+    "symbols": MAX_SYMBOLS,
+    "stops per strip": MAX_STRIP_STOPS,
+    "strip sets": MAX_STRIP_SETS,
+    "entries per table": MAX_TABLE_ENTRIES,
+    "pay, cost, line bet, stake": MAX_PAY,
+    "decimal places": MAX_DECIMALS,
+    "pay unit denominator": MAX_PAY_DENOMINATOR,
+    "pay or cost in pay units": MAX_UNITS,
+    "weight, and weight total": MAX_WEIGHT,
+    "problems listed": MAX_PROBLEMS,
+}
+
+UNIT_TEXT = {"line_bet": "x line bet", "total_bet": "x total bet", "bet_multiplier": "x bet multiplier"}
 
 TOP_KEYS = {
     "format_version": "format version of this file (1)",
@@ -60,22 +110,63 @@ TOP_KEYS = {
 REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paylines", "paytable", "strip_sets")
 
 
+def cap_problems(problems: list[Problem], file: str) -> list[Problem]:
+    """The first :data:`MAX_PROBLEMS` problems, then one saying how many more were found."""
+    if len(problems) <= MAX_PROBLEMS:
+        return list(problems)
+    more = len(problems) - MAX_PROBLEMS
+    return [*problems[:MAX_PROBLEMS], Problem(file, "", f"... and {more:,} more problem{'s' if more > 1 else ''}")]
+
+
+def _show(value: Any) -> str:
+    return show_number(value)
+
+
+def _name(value: Any) -> str:
+    """``repr`` of a name or key for a message, shortened if very long."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(str(value)):,} characters)"
+
+
+def _fmt(value: Fraction | int) -> str:
+    """An exact decimal (pays, costs) as plain text: 75, 0.25, 1000000000."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    text = format((Decimal(value.numerator) / Decimal(value.denominator)).normalize(), "f")
+    return text if Fraction(text) == value else str(float(value))
+
+
+def _count_key(key: Any) -> int | None:
+    """A pay-table count key as an integer (any size), or None if it is not ASCII digits >= 1."""
+    text = str(key)
+    if not (text.isascii() and text.isdigit()) or not text.lstrip("0"):
+        return None
+    text = text.lstrip("0")
+    return int(text) if len(text) <= 18 else 10**18
+
+
 class _Builder:
     def __init__(self, data: dict, source: SourceText):
         self.data = data
         self.source = source
         self.problems: list[Problem] = []
+        self.positions = MAX_REELS * MAX_ROWS  # symbols on the screen, once the grid is known
 
     # -- reporting -------------------------------------------------------
     def problem(self, path: tuple, message: str, line: int | None = None) -> None:
         self.problems.append(self.source.problem(path, message, line))
 
+    def fail(self) -> ReelsetError:
+        return ReelsetError(cap_problems(self.problems, self.source.path))
+
     def check_keys(self, path: tuple, table: dict, known: dict | set | tuple, required: tuple = ()) -> None:
         for key in table:
             if key not in known:
-                hint = difflib.get_close_matches(str(key), [str(k) for k in known], n=1)
+                # past the listed problems only the count matters: skip the (slow) spelling hint
+                hint = difflib.get_close_matches(str(key), [str(k) for k in known], n=1) if len(self.problems) < MAX_PROBLEMS else []
                 suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
-                self.problem(path + (key,), f"unknown key {key!r}{suggestion}")
+                self.problem(path + (key,), f"unknown key {_name(key)}{suggestion}")
         for key in required:
             if key not in table:
                 self.problem(path, f"missing required key {key!r}" if path else f"missing required section or key {key!r}")
@@ -86,39 +177,62 @@ class _Builder:
             return None
         return value
 
-    def integer(self, path: tuple, value: Any, minimum: int | None = None) -> int | None:
+    def integer(self, path: tuple, value: Any, minimum: int | None = None, maximum: int | None = None) -> int | None:
         if not isinstance(value, int) or isinstance(value, bool):
             self.problem(path, f"expected an integer, got {describe(value)}")
             return None
         if minimum is not None and value < minimum:
-            self.problem(path, f"must be at least {minimum}, got {value}")
+            self.problem(path, f"must be at least {minimum}, got {_show(value)}")
+            return None
+        if maximum is not None and value > maximum:
+            self.problem(path, f"must be at most {maximum:,}, got {_show(value)}")
             return None
         return value
 
-    def number(self, path: tuple, value: Any, positive: bool = False, nonnegative: bool = False) -> Fraction | None:
+    def number(self, path: tuple, value: Any, positive: bool = False, nonnegative: bool = False, *,
+               what: str = "value", unit: str = "", maximum: int = MAX_PAY) -> Fraction | None:
+        """A pay, cost, line bet or stake: finite, at most ``maximum`` and :data:`MAX_DECIMALS` decimal places."""
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             self.problem(path, f"expected a number, got {describe(value)}")
             return None
-        if value != value or value in (float("inf"), float("-inf")):
+        if isinstance(value, float) and not math.isfinite(value):
             self.problem(path, f"expected a finite number, got {value}")
             return None
         number = Fraction(value) if isinstance(value, int) else Fraction(repr(value))
         if positive and number <= 0:
-            self.problem(path, f"must be greater than 0, got {value}")
+            self.problem(path, f"must be greater than 0, got {_show(value)}")
             return None
         if nonnegative and number < 0:
-            self.problem(path, f"must not be negative, got {value}")
+            self.problem(path, f"must not be negative, got {_show(value)}")
+            return None
+        if abs(number) > maximum:
+            self.problem(path, f"{what} {_show(value)} is too large: at most {maximum:,}{' ' + unit if unit else ''}")
+            return None
+        if (number * 10**MAX_DECIMALS).denominator != 1:
+            self.problem(path, f"{what} {_show(value)} has more than {MAX_DECIMALS} decimal places "
+                               f"(the smallest step is {_fmt(Fraction(1, 10**MAX_DECIMALS))})")
             return None
         return number
 
-    def string(self, path: tuple, value: Any, choices: tuple | None = None) -> str | None:
+    def string(self, path: tuple, value: Any, choices: tuple | None = None, what: str | None = None) -> str | None:
+        """A string; with ``what`` (a name: mode, game name...) it must not be empty."""
         if not isinstance(value, str):
             self.problem(path, f"expected a string, got {describe(value)}")
             return None
         if choices is not None and value not in choices:
-            self.problem(path, f"{value!r} is not one of: {', '.join(choices)}")
+            self.problem(path, f"{_name(value)} is not one of: {', '.join(choices)}")
+            return None
+        if what is not None and not value.strip():
+            self.problem(path, f"{what} must not be empty")
             return None
         return value
+
+    def name_key(self, path: tuple, what: str) -> bool:
+        """A table key used as a name (strip set, table, scatter group, trigger): not empty."""
+        if not str(path[-1]).strip():
+            self.problem(path, f"{what} name must not be empty")
+            return False
+        return True
 
     def name_list(self, path: tuple, value: Any, known: dict, what: str = "symbol") -> tuple | None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -127,31 +241,33 @@ class _Builder:
         ok = True
         for i, name in enumerate(value):
             if name not in known:
-                self.problem(path + (i,), f"unknown {what} {name!r}")
+                self.problem(path + (i,), f"unknown {what} {_name(name)}")
                 ok = False
         return tuple(value) if ok else None
 
-    def count_pays(self, path: tuple, value: Any, max_count: int | None) -> dict | None:
+    def count_pays(self, path: tuple, value: Any, max_count: int | None, unit: str = "line_bet",
+                   limit_text: str = "possible") -> dict | None:
         table = self.table(path, value, "table {count = pay}")
         if table is None:
             return None
         pays: dict[int, Fraction] = {}
         for key, raw in table.items():
-            if not str(key).isdigit() or int(key) < 1:
-                self.problem(path + (key,), f"{key!r} is not a symbol count (a whole number >= 1)")
+            count = _count_key(key)
+            if count is None:
+                self.problem(path + (key,), f"{_name(key)} is not a symbol count (a whole number >= 1)")
                 continue
-            count = int(key)
             if max_count is not None and count > max_count:
-                self.problem(path + (key,), f"count {count} is more than the {max_count} possible")
+                shown = _show(count) if count < 10**18 else f"{str(key).lstrip('0')[:12]}..."
+                self.problem(path + (key,), f"count {shown} is more than the {max_count} {limit_text}")
                 continue
-            pay = self.number(path + (key,), raw, nonnegative=True)
+            pay = self.number(path + (key,), raw, nonnegative=True, what="pay", unit=UNIT_TEXT.get(unit, ""))
             if pay is not None:
                 pays[count] = pay
         ordered = dict(sorted(pays.items()))
         previous = None
         for count, pay in ordered.items():
             if previous is not None and pay < previous[1]:
-                self.problem(path + (str(count),), f"pay {pay} for {count} is less than {previous[1]} for {previous[0]}: pays must not decrease with count")
+                self.problem(path + (str(count),), f"pay {_fmt(pay)} for {count} is less than {_fmt(previous[1])} for {previous[0]}: pays must not decrease with count")
             previous = (count, pay)
         return ordered
 
@@ -162,9 +278,9 @@ class _Builder:
         version = data.get("format_version")
         if "format_version" in data:
             if self.integer(("format_version",), version) is not None and version != FORMAT_VERSION:
-                self.problem(("format_version",), f"unknown format version {version} (this workbench reads version {FORMAT_VERSION})")
-                raise ReelsetError(self.problems)
-        name = self.string(("name",), data["name"]) if "name" in data else None
+                self.problem(("format_version",), f"unknown format version {_show(version)} (this workbench reads version {FORMAT_VERSION})")
+                raise self.fail()
+        name = self.string(("name",), data["name"], what="game name") if "name" in data else None
         description = self.string(("description",), data.get("description", "")) or ""
         module_name = None
         if "game_module" in data:
@@ -178,11 +294,15 @@ class _Builder:
                 module_name = None
 
         reels, rows = self.grid(data.get("grid"))
+        if rows:
+            self.positions = sum(rows)
         symbols = self.symbols(data.get("symbols"), reels)
         paylines = self.paylines(data.get("paylines"), reels, rows)
         bet = self.bet(data.get("bet"), paylines)
-        paytable = self.paytable(data.get("paytable"), symbols, reels)
+        line_unit = bet.line_pay_unit if bet is not None else "line_bet"
+        paytable = self.paytable(data.get("paytable"), symbols, reels, line_unit)
         scatters = self.scatters(data.get("scatters", {}), symbols, reels, rows)
+        self.pay_units(bet, paytable, scatters)
         triggers = self.triggers(data.get("triggers", {}), scatters)
         strip_sets = self.strip_sets(data.get("strip_sets"), symbols, reels, rows)
         tables = self.tables(data.get("tables", {}))
@@ -193,7 +313,7 @@ class _Builder:
             self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters)
 
         if self.problems:
-            raise ReelsetError(self.problems)
+            raise self.fail()
         return Game(
             name=name,
             format_version=version,
@@ -218,7 +338,7 @@ class _Builder:
         if value is None or self.table(("grid",), value) is None:
             return 0, ()
         self.check_keys(("grid",), value, ("reels", "rows"), ("reels", "rows"))
-        reels = self.integer(("grid", "reels"), value["reels"], 1) if "reels" in value else None
+        reels = self.integer(("grid", "reels"), value["reels"], 1, MAX_REELS) if "reels" in value else None
         rows_value = value.get("rows")
         rows: tuple = ()
         if reels is None:
@@ -229,12 +349,12 @@ class _Builder:
             if len(rows_value) != reels:
                 self.problem(("grid", "rows"), f"lists {len(rows_value)} reels, grid has {reels}")
                 return reels, ()
-            parsed = [self.integer(("grid", "rows", i), r, 1) for i, r in enumerate(rows_value)]
+            parsed = [self.integer(("grid", "rows", i), r, 1, MAX_ROWS) for i, r in enumerate(rows_value)]
             if any(r is None for r in parsed):
                 return reels, ()
             rows = tuple(parsed)
         else:
-            r = self.integer(("grid", "rows"), rows_value, 1)
+            r = self.integer(("grid", "rows"), rows_value, 1, MAX_ROWS)
             if r is None:
                 return reels, ()
             rows = (r,) * reels
@@ -245,33 +365,36 @@ class _Builder:
             return {}
         if not value:
             self.problem(("symbols",), "no symbols defined")
+        if len(value) > MAX_SYMBOLS:
+            self.problem(("symbols",), f"defines {len(value):,} symbols: at most {MAX_SYMBOLS}")
         known = ("kind", "height", "substitutes", "reels", "max_visible")
         out: dict[str, Symbol] = {}
         specs = {}
         for index, (name, spec) in enumerate(value.items()):
             path = ("symbols", name)
             if not NAME_RE.match(name):
-                self.problem(path, f"symbol name {name!r} may only use letters, digits and _")
+                self.problem(path, f"symbol name {_name(name)} may only use letters, digits and _")
                 continue
             if self.table(path, spec, "table of symbol properties") is None:
                 continue
             self.check_keys(path, spec, known)
             kind = self.string(path + ("kind",), spec.get("kind", "regular"), SYMBOL_KINDS) or "regular"
-            height = self.integer(path + ("height",), spec.get("height", 1), 1) or 1
+            height = self.integer(path + ("height",), spec.get("height", 1), 1, MAX_TALL) or 1
             allowed = None
             if "reels" in spec:
                 raw = spec["reels"]
+                top = reels or MAX_REELS
                 if not isinstance(raw, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in raw):
                     self.problem(path + ("reels",), f"expected a list of reel numbers, got {describe(raw)}")
                 else:
-                    bad = [r for r in raw if not 1 <= r <= max(reels, 1)]
+                    bad = [r for r in raw if not 1 <= r <= top]
                     if bad:
-                        self.problem(path + ("reels",), f"reel {bad[0]} does not exist (reels are 1..{reels})")
+                        self.problem(path + ("reels",), f"reel {_show(bad[0])} does not exist (reels are 1..{top})")
                     else:
                         allowed = tuple(sorted(set(raw)))
             max_visible = None
             if "max_visible" in spec:
-                max_visible = self.integer(path + ("max_visible",), spec["max_visible"], 1)
+                max_visible = self.integer(path + ("max_visible",), spec["max_visible"], 1, MAX_TALL)
             if "substitutes" in spec and kind != "wild":
                 self.problem(path + ("substitutes",), f"only wild symbols substitute (this one is {kind})")
             specs[name] = spec
@@ -315,6 +438,9 @@ class _Builder:
         if not isinstance(lines, list) or not lines:
             self.problem(("paylines", "lines"), f"expected a non-empty list of paylines, got {describe(lines)}")
             return ()
+        if len(lines) > MAX_PAYLINES:
+            self.problem(("paylines", "lines"), f"lists {len(lines):,} paylines: at most {MAX_PAYLINES:,}")
+            return ()
         out = []
         for i, line in enumerate(lines):
             path = ("paylines", "lines", i)
@@ -327,7 +453,7 @@ class _Builder:
             bad = [(reel, r) for reel, r in enumerate(line) if rows and not 0 <= r < rows[reel]]
             if bad:
                 reel, r = bad[0]
-                self.problem(path, f"payline {i + 1}: row {r} on reel {reel + 1} is out of range (rows are 0..{rows[reel] - 1}, 0 = top)")
+                self.problem(path, f"payline {i + 1}: row {_show(r)} on reel {reel + 1} is out of range (rows are 0..{rows[reel] - 1}, 0 = top)")
                 continue
             out.append(tuple(line))
         return tuple(out)
@@ -335,41 +461,53 @@ class _Builder:
     def bet(self, value: Any, paylines: tuple) -> BetModel | None:
         if value is None or self.table(("bet",), value) is None:
             return None
-        known = ("lines", "cost", "line_bet", "line_pay_unit", "stakes", "currency")
+        known = ("lines", "cost", "line_bet", "line_pay_unit", "stakes", "currency", "cost_reason")
         self.check_keys(("bet",), value, known, ("lines", "cost", "line_bet"))
-        lines = self.integer(("bet", "lines"), value["lines"], 1) if "lines" in value else None
+        lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else None
         if lines is not None and paylines and lines != len(paylines):
             self.problem(("bet", "lines"), f"{lines} lines played but {len(paylines)} paylines defined")
-        cost = self.number(("bet", "cost"), value["cost"], positive=True) if "cost" in value else None
-        line_bet = self.number(("bet", "line_bet"), value["line_bet"], positive=True) if "line_bet" in value else None
+        cost = self.number(("bet", "cost"), value["cost"], positive=True, what="cost", unit="credits") if "cost" in value else None
+        line_bet = (self.number(("bet", "line_bet"), value["line_bet"], positive=True, what="line bet", unit="credits")
+                    if "line_bet" in value else None)
         unit = self.string(("bet", "line_pay_unit"), value.get("line_pay_unit", "line_bet"), PAY_UNITS)
+        if "cost_reason" in value:  # free text: why the cost is what it is (see the cost rule below)
+            self.string(("bet", "cost_reason"), value["cost_reason"], what="cost_reason")
         stakes: tuple = ()
         if "stakes" in value:
             raw = value["stakes"]
             if not isinstance(raw, list) or not raw:
                 self.problem(("bet", "stakes"), f"expected a list of total bets in currency, got {describe(raw)}")
             else:
-                parsed = [self.number(("bet", "stakes", i), s, positive=True) for i, s in enumerate(raw)]
+                parsed = [self.number(("bet", "stakes", i), s, positive=True, what="stake") for i, s in enumerate(raw)]
                 if all(p is not None for p in parsed):
                     stakes = tuple(parsed)
         currency = self.string(("bet", "currency"), value.get("currency", "")) or ""
+        if None not in (lines, cost, line_bet) and "cost_reason" not in value:
+            stake = lines * line_bet
+            if not stake <= cost <= FEATURE_COST_RATIO * stake:
+                self.problem(("bet", "cost"),
+                             f"cost {_fmt(cost)} is {float(cost / stake):.3g} x lines x line_bet "
+                             f"({lines} x {_fmt(line_bet)} = {_fmt(stake)}): without bet.cost_reason the cost must be "
+                             f"{_fmt(stake)} to {_fmt(FEATURE_COST_RATIO * stake)} (the line stake plus a feature cost of at most "
+                             f"as much again); a wrong cost scales every RTP, so if {_fmt(cost)} is meant say why in "
+                             "bet.cost_reason = \"...\"")
         if None in (lines, cost, line_bet, unit):
             return None
         return BetModel(lines=lines, cost=cost, line_bet=line_bet, line_pay_unit=unit, stakes=stakes, currency=currency)
 
-    def paytable(self, value: Any, symbols: dict, reels: int) -> dict:
+    def paytable(self, value: Any, symbols: dict, reels: int, unit: str = "line_bet") -> dict:
         if value is None or self.table(("paytable",), value) is None:
             return {}
         out = {}
         for name, pays in value.items():
             path = ("paytable", name)
             if name not in symbols:
-                self.problem(path, f"paytable for unknown symbol {name!r}")
+                self.problem(path, f"paytable for unknown symbol {_name(name)}")
                 continue
             if symbols[name].kind not in ("regular", "wild"):
                 self.problem(path, f"{name} is a {symbols[name].kind} symbol: its pays belong in [scatters]")
                 continue
-            parsed = self.count_pays(path, pays, reels or None)
+            parsed = self.count_pays(path, pays, reels or MAX_REELS, unit)
             if parsed is not None:
                 out[name] = parsed
         return out
@@ -381,14 +519,16 @@ class _Builder:
         known = ("symbols", "counting", "visibility", "pays", "unit")
         for name, spec in value.items():
             path = ("scatters", name)
-            if self.table(path, spec) is None:
+            if not self.name_key(path, "scatter group") or self.table(path, spec) is None:
                 continue
             self.check_keys(path, spec, known, ("symbols",))
             members = self.name_list(path + ("symbols",), spec.get("symbols", []), symbols) if "symbols" in spec else None
             counting = self.string(path + ("counting",), spec.get("counting", "anywhere"), COUNTING_MODES)
             visibility = self.string(path + ("visibility",), spec.get("visibility", "partial"), VISIBILITY_MODES)
             unit = self.string(path + ("unit",), spec.get("unit", "total_bet"), PAY_UNITS)
-            pays = self.count_pays(path + ("pays",), spec.get("pays", {}), None)
+            # a count above this screen's symbols never pays, but is harmless; above any screen's it is a mistake
+            pays = self.count_pays(path + ("pays",), spec.get("pays", {}), MAX_REELS * MAX_ROWS, unit or "total_bet",
+                                   f"symbols any screen can show ({MAX_REELS} reels x {MAX_ROWS} rows)")
             if None in (members, counting, visibility, unit, pays):
                 continue
             if not members:
@@ -397,20 +537,53 @@ class _Builder:
             out[name] = ScatterGroup(name=name, symbols=members, counting=counting, visibility=visibility, pays=freeze(pays), unit=unit)
         return out
 
+    def pay_units(self, bet: BetModel | None, paytable: dict, scatters: dict) -> None:
+        """Every pay and the cost must be whole pay units that fit the engines (see :mod:`workbench.pays.scale`)."""
+        if bet is None:
+            return
+        values = [(("bet", "cost"), bet.cost, f"cost {_fmt(bet.cost)} credits")]
+        for symbol, pays in paytable.items():
+            for count, pay in pays.items():
+                values.append((("paytable", symbol, str(count)), bet.credits(pay, bet.line_pay_unit),
+                               f"pay {symbol} {count} = {_fmt(pay)} {UNIT_TEXT[bet.line_pay_unit]}"))
+        for name, group in scatters.items():
+            for count, pay in group.pays.items():
+                values.append((("scatters", name, "pays", str(count)), bet.credits(pay, group.unit),
+                               f"scatter pay {name} {count} = {_fmt(pay)} {UNIT_TEXT[group.unit]}"))
+        denominator = 1
+        for _, credits, _ in values:
+            denominator = math.lcm(denominator, Fraction(credits).denominator)
+        if denominator > MAX_PAY_DENOMINATOR:
+            path, credits, label = max(values, key=lambda v: Fraction(v[1]).denominator)
+            self.problem(path, f"{label} is {_fmt(credits)} credits: with the cost and the other pays this needs a pay unit of "
+                               f"1/{denominator:,} credit, and at most 1/{MAX_PAY_DENOMINATOR:,} is allowed "
+                               "(use fewer decimal places in the pays, the line bet or the cost)")
+            return
+        unit = "1 credit" if denominator == 1 else f"1/{denominator:,} credit"
+        for path, credits, label in values:
+            units = credits * denominator
+            if units > MAX_UNITS:
+                self.problem(path, f"{label} is {int(units):,} pay units (1 unit = {unit}): "
+                                   f"at most {MAX_UNITS:,} fit the engines' pay tables")
+
     def triggers(self, value: Any, scatters: dict) -> dict:
         if self.table(("triggers",), value) is None:
             return {}
         out = {}
         for name, spec in value.items():
             path = ("triggers", name)
-            if self.table(path, spec) is None:
+            if not self.name_key(path, "trigger") or self.table(path, spec) is None:
                 continue
             self.check_keys(path, spec, ("scatter", "min_count"), ("scatter", "min_count"))
             scatter = spec.get("scatter")
             if scatter is not None and self.string(path + ("scatter",), scatter) is not None and scatter not in scatters:
-                self.problem(path + ("scatter",), f"unknown scatter {scatter!r}")
+                self.problem(path + ("scatter",), f"unknown scatter {_name(scatter)}")
                 scatter = None
             min_count = self.integer(path + ("min_count",), spec["min_count"], 1) if "min_count" in spec else None
+            if min_count is not None and min_count > self.positions:
+                self.problem(path + ("min_count",), f"min_count {_show(min_count)} can never be reached: the screen shows "
+                                                    f"at most {self.positions} symbols")
+                min_count = None
             if scatter is not None and min_count is not None:
                 out[name] = Trigger(name=name, scatter=scatter, min_count=min_count)
         return out
@@ -420,22 +593,29 @@ class _Builder:
             return {}
         if not value:
             self.problem(("strip_sets",), "no strip sets defined")
+        if len(value) > MAX_STRIP_SETS:
+            self.problem(("strip_sets",), f"defines {len(value):,} strip sets: at most {MAX_STRIP_SETS}")
         out = {}
         reel_keys = [f"reel{i + 1}" for i in range(reels)]
-        for name, spec in value.items():
+        for number, (name, spec) in enumerate(value.items()):
+            if number >= MAX_STRIP_SETS:
+                break
             path = ("strip_sets", name)
-            if self.table(path, spec) is None:
+            if not self.name_key(path, "strip set") or self.table(path, spec) is None:
                 continue
-            self.check_keys(path, spec, ["mode", "weight", *reel_keys], ("mode", *reel_keys))
-            mode = self.string(path + ("mode",), spec["mode"]) if "mode" in spec else None
-            weight = self.integer(path + ("weight",), spec.get("weight", 1), 0)
+            if reels:
+                self.check_keys(path, spec, ["mode", "weight", *reel_keys], ("mode", *reel_keys))
+            else:  # no valid grid: the reels cannot be checked
+                self.check_keys(path, spec, ["mode", "weight", *(k for k in spec if re.fullmatch(r"reel[0-9]+", str(k)))], ("mode",))
+            mode = self.string(path + ("mode",), spec["mode"], what="mode") if "mode" in spec else None
+            weight = self.integer(path + ("weight",), spec.get("weight", 1), 0, MAX_WEIGHT)
             strips = []
             for i, key in enumerate(reel_keys):
                 if key not in spec:
                     continue
                 strip = self.strip(path + (key,), spec[key], i, symbols, rows)
                 strips.append(strip)
-            if mode is None or weight is None or len(strips) != reels or any(s is None for s in strips):
+            if mode is None or weight is None or not reels or len(strips) != reels or any(s is None for s in strips):
                 continue
             out[name] = StripSet(name=name, mode=mode, weight=weight, reels=tuple(strips))
         modes: dict[str, int] = {}
@@ -444,6 +624,9 @@ class _Builder:
         for mode, total in modes.items():
             if total == 0:
                 self.problem(("strip_sets",), f"all strip sets of mode {mode!r} have weight 0")
+            elif total > MAX_WEIGHT:
+                self.problem(("strip_sets",), f"the weights of the strip sets of mode {mode!r} add up to {total:,}: "
+                                              f"at most {MAX_WEIGHT:,}")
         if out and "base" not in modes and len(out) == len(value):
             self.problem(("strip_sets",), "no strip set has mode \"base\" (the base game)")
         return out
@@ -452,7 +635,28 @@ class _Builder:
         if not isinstance(value, str):
             self.problem(path, f"expected a string of symbol names, got {describe(value)}")
             return None
-        return check_strip(value, reel, symbols, rows, lambda msg, at=None: self.problem(path, msg, None if at is None else self.source.line_in_string(path, value, at)))
+        stops = len(value.split())
+        if stops > MAX_STRIP_STOPS:
+            self.problem(path, f"reel {reel + 1} has {stops:,} stops: at most {MAX_STRIP_STOPS:,} per strip (use stop weights for long virtual reels)")
+            return None
+
+        def report(msg: str, at: int | None = None) -> None:
+            self.problem(path, msg, None if at is None else self.source.line_in_string(path, value, at))
+
+        strip = check_strip(value, reel, symbols, rows, report)
+        if strip is None or strip.weights is None:
+            return strip
+        ok = True
+        if max(strip.weights) > MAX_WEIGHT:
+            tokens = parse_strip_text(value)
+            for stop, (w, (sym, _, at)) in enumerate(zip(strip.weights, tokens)):
+                if w > MAX_WEIGHT:
+                    report(f"stop {stop + 1}: weight {_show(w)} of {sym} is too large: at most {MAX_WEIGHT:,}", at)
+                    ok = False
+        elif strip.total_weight > MAX_WEIGHT:
+            report(f"reel {reel + 1}: stop weights add up to {strip.total_weight:,}: at most {MAX_WEIGHT:,} per strip")
+            ok = False
+        return strip if ok else None
 
     def tables(self, value: Any) -> dict:
         if self.table(("tables",), value) is None:
@@ -460,7 +664,7 @@ class _Builder:
         out = {}
         for name, spec in value.items():
             path = ("tables", name)
-            if self.table(path, spec) is None:
+            if not self.name_key(path, "table") or self.table(path, spec) is None:
                 continue
             self.check_keys(path, spec, ("entries", "description"), ("entries",))
             entries = spec.get("entries")
@@ -468,6 +672,9 @@ class _Builder:
                 continue
             if not isinstance(entries, list) or not entries:
                 self.problem(path + ("entries",), f"expected a non-empty list of {{ ..., weight = w }} entries, got {describe(entries)}")
+                continue
+            if len(entries) > MAX_TABLE_ENTRIES:
+                self.problem(path + ("entries",), f"lists {len(entries):,} entries: at most {MAX_TABLE_ENTRIES:,} per table")
                 continue
             weights = []
             rows_ = []
@@ -484,7 +691,15 @@ class _Builder:
                     self.problem(epath + ("weight",), f"weight must be a whole number, got {describe(w)}")
                     continue
                 if w < 0:
-                    self.problem(epath + ("weight",), f"negative weight {w}")
+                    self.problem(epath + ("weight",), f"negative weight {_show(w)}")
+                    continue
+                if w > MAX_WEIGHT:
+                    self.problem(epath + ("weight",), f"weight {_show(w)} is too large: at most {MAX_WEIGHT:,}")
+                    continue
+                bad = [k for k, v in entry.items() if isinstance(v, float) and not math.isfinite(v)]
+                for k in bad:
+                    self.problem(epath + (k,), f"{k} = {entry[k]} is not a finite number")
+                if bad:
                     continue
                 weights.append(w)
                 rows_.append({k: v for k, v in entry.items() if k != "weight"})
@@ -492,6 +707,9 @@ class _Builder:
                 continue
             if sum(weights) == 0:
                 self.problem(path + ("entries",), "all weights are zero")
+                continue
+            if sum(weights) > MAX_WEIGHT:
+                self.problem(path + ("entries",), f"weights add up to {sum(weights):,}: at most {MAX_WEIGHT:,} per table")
                 continue
             out[name] = WeightedTable(name=name, entries=freeze(rows_), weights=tuple(weights))
         return out
@@ -517,5 +735,9 @@ class _Builder:
 
 
 def build_game(data: dict, source: SourceText) -> Game:
-    """Validate plain data from a reelset file and build the :class:`Game`."""
+    """Validate plain data from a reelset file and build the :class:`Game`.
+
+    Raises :class:`~workbench.errors.ReelsetError` with every problem found
+    (at most :data:`MAX_PROBLEMS` listed, then one saying how many more).
+    """
     return _Builder(data, source).build()

@@ -1,8 +1,9 @@
 """Reelset files on disk: find, load, validate, render edits, save atomically.
 
-Saving rewrites only the values that were edited, so comments and layout
-survive and diffs stay small; the new text is validated before anything is
-written, and written atomically.
+Saving rewrites only the values that were edited, so comments, layout and
+line endings survive and diffs stay small; the new text is validated before
+anything is written, and written atomically (:mod:`.atomic`: lock, temp file,
+fsync, rename, ``NAME.bak``), refusing to overwrite a change made on disk.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import tomlkit
+import tomlkit.items
 
 from ..errors import GameNotFoundError, Problem, ReelsetError
 from ..model import Game, Strip
 from .schema import REELSET_SUFFIX, build_game
-from .atomic import atomic_write_text
+from .atomic import write_file_atomic
 from .toml import parse_text, read_document
 
 
@@ -113,7 +115,14 @@ def render_text(game: Game) -> str:
 def _set_string(table, key: str, text: str, multiline: bool) -> None:
     item = table.item(key)
     trivia = item.trivia
-    new = tomlkit.string(text, multiline=multiline)
+    if multiline and text.startswith("\n"):
+        # `"""` then a newline, as in the file: that first newline is not part of the value
+        # (TOML trims it); tomlkit.string would keep the value's leading newline by writing
+        # a second one, i.e. a blank line at the top of the strip.
+        body = tomlkit.string(text[1:], multiline=True)
+        new = tomlkit.items.String(body.type, str(body), "\n" + body.as_string()[3:-3], tomlkit.items.Trivia())
+    else:
+        new = tomlkit.string(text, multiline=multiline)
     new.trivia.comment_ws = trivia.comment_ws
     new.trivia.comment = trivia.comment
     new.trivia.trail = trivia.trail
@@ -122,30 +131,80 @@ def _set_string(table, key: str, text: str, multiline: bool) -> None:
 
 @dataclass(frozen=True)
 class Saved:
-    """Result of :func:`save_game`: the game as now on disk and the diff written."""
+    """Result of :func:`save_game`: the game as now on disk and the diff written.
+
+    ``path`` is the path as given (or as the game was loaded), ``target`` the
+    real file written (symlinks followed), ``backup`` the ``NAME.bak`` now
+    holding the previous version (None if nothing was written or the file is
+    new), ``cleaned`` the stale temp files of earlier crashed saves that this
+    save removed (so the editor can say so), ``written`` False when the file
+    already held exactly this text.
+    """
 
     game: Game
     diff: str
     path: Path
+    target: Path | None = None
+    backup: Path | None = None
+    cleaned: tuple[Path, ...] = ()
+    written: bool = True
 
 
-def save_game(game: Game, path: str | os.PathLike | None = None, *, force: bool = False) -> Saved:
+def keep_line_endings(text: str, original: str) -> str:
+    """``text`` with the line endings of ``original``: a CRLF file stays CRLF.
+
+    tomlkit keeps the line endings of the lines it does not touch, but a
+    rewritten multi-line strip is joined with LF; if ``original`` uses
+    only CRLF, every line ending of ``text`` becomes CRLF.  Files with mixed
+    or LF endings get ``text`` unchanged.
+    """
+    if "\r\n" in original and "\n" not in original.replace("\r\n", ""):
+        return text.replace("\r\n", "\n").replace("\n", "\r\n")
+    return text
+
+
+def save_game(game: Game, path: str | os.PathLike | None = None, *, force: bool = False,
+              lock_timeout: float | None = None) -> Saved:
     """Validate and atomically write ``game`` to ``path`` (default: where it was loaded).
 
     Returns the saved game (re-read from the new text) and the unified diff
-    against what was on disk.  Refuses (ReelsetError)
-    if the new text is invalid, or if the file changed on disk since the game
-    was loaded (unless ``force``), so no saved work is silently overwritten.
+    against what was on disk.  The text keeps the file's line endings; a
+    symlink is followed (its target is written, the link kept); the previous
+    version is kept as ``NAME.bak``; the writing steps (lock, temp file,
+    fsync, rename, folder fsync) are those of
+    :func:`workbench.io.atomic.write_file_atomic`.
+
+    Refuses (:class:`ReelsetError` naming the file and the reason) if the new
+    text is invalid; if the file changed on disk since the game was loaded
+    (compared byte for byte with the text it was loaded from, whatever the
+    spelling of the two paths; unless ``force``), so no saved work is silently
+    overwritten; if another save of the same file holds its lock for more
+    than ``lock_timeout`` seconds; if the file is read-only, the folder does
+    not exist, the disk is full, ...  The file is unchanged after any failure.
     """
-    target = Path(path or game.path)
-    text = render_text(game)
+    if path is None and (not game.path or (game.path.startswith("<") and game.path.endswith(">"))):
+        raise ReelsetError([Problem(game.name or "<game>", "", "not saved: the game was not loaded from a file; give a path to save to")])
+    target = Path(path if path is not None else game.path)
+    text = keep_line_endings(render_text(game), game.text)
     saved = loads_game(text, str(target))  # full validation of exactly what will be written
-    old = target.read_text(encoding="utf-8") if target.exists() else ""
-    if not force and target.exists() and game.path and Path(game.path) == target and old != game.text:
-        raise ReelsetError([Problem(str(target), "", "the file changed on disk since it was loaded; reload it or save with force")])
+    loaded_from = os.path.realpath(game.path) if game.path else None
+    expected = game.text.encode("utf-8")
+
+    def check(real: Path, current: bytes | None) -> None:
+        if force or current is None or loaded_from != str(real):
+            return
+        if current != expected:
+            raise ReelsetError([Problem(str(target), "", "the file changed on disk since it was loaded "
+                                        "(saved by another editor or session); reload it or save with force")])
+
+    def error(name: str, reason: str) -> ReelsetError:
+        return ReelsetError([Problem(name, "", f"not saved: {reason}")])
+
+    result = write_file_atomic(target, text.encode("utf-8"), check=check, backup=True,
+                               lock_timeout=lock_timeout, error=error)
+    old = result.previous.decode("utf-8", errors="replace") if result.previous is not None else ""
     diff = "".join(
         difflib.unified_diff(old.splitlines(keepends=True), text.splitlines(keepends=True), fromfile=f"{target} (saved)", tofile=f"{target} (new)")
     )
-    if old != text:
-        atomic_write_text(target, text)
-    return Saved(game=saved, diff=diff, path=target)
+    return Saved(game=saved, diff=diff, path=target, target=result.path, backup=result.backup,
+                 cleaned=result.cleaned, written=result.written)

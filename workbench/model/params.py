@@ -6,8 +6,26 @@ file is validated (types, ranges, references, typos) before any code reads it.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
+
+# bounds every parameter keeps unless its Param says narrower: what the compiled rounds hold
+INT_LIMIT = 2**31 - 1  # integers are at most this in size (32-bit signed)
+NUMBER_LIMIT = 1e12  # other numbers are finite and at most this in size
+MAX_COUNT = 10_000  # count keys ({count = value} tables) are whole numbers 1..MAX_COUNT
+_COUNT_RE = re.compile(r"[0-9]{1,9}")
+
+
+def parse_count(key: Any) -> int | None:
+    """The count a ``{count = value}`` key names (ASCII digits, 1..MAX_COUNT), or None."""
+    text = str(key)
+    if not _COUNT_RE.fullmatch(text):
+        return None
+    count = int(text)
+    return count if 1 <= count <= MAX_COUNT else None
+
 
 # value kinds understood by check_param
 KINDS = (
@@ -31,7 +49,12 @@ KINDS = (
 
 @dataclass(frozen=True)
 class Param:
-    """One feature parameter: its kind, whether required, bounds, and meaning (with units)."""
+    """One feature parameter: its kind, whether required, bounds, and meaning (with units).
+
+    Without ``min``/``max`` a number is still bounded: integers to
+    +-:data:`INT_LIMIT`, other numbers to +-:data:`NUMBER_LIMIT`, and never
+    NaN or infinite (what the compiled rounds can hold).
+    """
 
     kind: str
     doc: str
@@ -63,10 +86,16 @@ def check_param(
     kind = spec.kind
 
     def bounds(v: Any, what: str = "value") -> None:
-        if spec.min is not None and v < spec.min:
-            report(f"{what} {v} is below the minimum {spec.min:g}")
-        if spec.max is not None and v > spec.max:
-            report(f"{what} {v} is above the maximum {spec.max:g}")
+        if isinstance(v, float) and not math.isfinite(v):
+            report(f"{what} {v} is not a finite number")
+            return
+        limit = INT_LIMIT if kind in ("int", "int_list") else NUMBER_LIMIT
+        low = -limit if spec.min is None else max(spec.min, -limit)
+        high = limit if spec.max is None else min(spec.max, limit)
+        if v < low:
+            report(f"{what} {_show(v)} is below the minimum {_bound(low)}")
+        elif v > high:
+            report(f"{what} {_show(v)} is above the maximum {_bound(high)}")
 
     if kind == "int":
         if not _is_int(value):
@@ -93,8 +122,8 @@ def check_param(
         if not value and spec.required:
             report("must not be empty")
         for k, v in value.items():
-            if not str(k).isdigit() or int(k) < 1:
-                report(f"key {k!r} is not a count (a whole number >= 1)")
+            if parse_count(k) is None:
+                report(f"key {k!r} is not a count (a whole number 1..{MAX_COUNT:,})")
             elif not _is_number(v):
                 report(f"value for {k} is {_describe(v)}, expected a number")
             else:
@@ -129,15 +158,34 @@ def check_param(
         raise ValueError(f"unknown parameter kind {kind!r}")
 
 
+def _show(value: Any) -> str:
+    """A number as a message shows it: exactly up to 20 digits, else in e-notation."""
+    if _is_int(value) and abs(value) >= 10**20:
+        digits = str(abs(value))
+        return f"{'-' if value < 0 else ''}{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+show_number = _show
+
+
+def _bound(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() and abs(x) >= 1e6 else f"{x:g}"
+
+
 def _describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
     if isinstance(value, str):
+        if len(value) > 60:
+            return f"string {value[:40]!r}... ({len(value):,} characters)"
         return f"string {value!r}"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "a list"
+    if _is_int(value):
+        return f"int {_show(value)}"
     return f"{type(value).__name__} {value!r}"
 
 

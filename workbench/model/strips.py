@@ -191,16 +191,30 @@ def tall_instance_starts(names: tuple, sym: str, height: int) -> list[int]:
 
 
 def max_visible_instances(strip: Strip, sym: str, height: int, rows: int) -> int:
-    """Most instances of ``sym`` (partly) visible in any window of ``rows`` rows."""
+    """Most instances of ``sym`` (partly) visible in any window of ``rows`` rows.
+
+    An instance covering stops s..s+height-1 is (partly) visible in the windows
+    whose top stop is s-rows+1 .. s+height-1 (circular): counted with a
+    difference array, so a long strip takes linear time.
+    """
     n = len(strip)
     starts = tall_instance_starts(strip.symbols, sym, height) if height > 1 else [i for i, s in enumerate(strip.symbols) if s == sym]
-    worst = 0
-    for top in range(n):
-        visible = 0
-        for s in starts:
-            # instance covers stops s..s+height-1; window covers top..top+rows-1 (circular)
-            offset = (s - top) % n
-            if offset < rows or offset + height > n:
-                visible += 1
-        worst = max(worst, visible)
+    span = rows + height - 1  # window tops that see one instance
+    if not starts or span >= n:
+        return len(starts)
+    diff = [0] * (n + 1)
+    for s in starts:
+        first = (s - rows + 1) % n
+        last = first + span  # exclusive
+        diff[first] += 1
+        if last <= n:
+            diff[last] -= 1
+        else:  # wraps past the end of the strip
+            diff[n] -= 1
+            diff[0] += 1
+            diff[last - n] -= 1
+    worst = running = 0
+    for i in range(n):
+        running += diff[i]
+        worst = max(worst, running)
     return worst

@@ -24,7 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._jit import njit
-from ..errors import SimulationError
+from ..errors import ExactBudgetError, SimulationError
 from ..model import Game
 from .scale import PayScale, pay_scale
 
@@ -65,12 +65,24 @@ class LineAutomaton:
         return len(self.live)
 
 
+# Largest line automaton built: its tables are states x symbols, and the exact
+# engine's per-line step and pair products grow with states^2.  Many paying
+# symbols with wilds substituting different sets make the states explode.
+MAX_AUTOMATON_STATES = 4096
+MAX_AUTOMATON_CELLS = 1 << 19  # states x symbols (each cell is built in Python)
+
+
 def _listed_count(pays: dict, run: int) -> int:
     listed = [k for k, p in pays.items() if k <= run and p > 0]
     return max(listed) if listed else 0
 
 
 def build_automaton(game: Game, scale: PayScale | None = None) -> LineAutomaton:
+    """The line automaton of ``game`` (see the module docstring).
+
+    Raises :class:`~workbench.errors.ExactBudgetError` when it would have more than
+    :data:`MAX_AUTOMATON_STATES` states or states x symbols cells.
+    """
     scale = scale or pay_scale(game)
     names = list(game.symbols)
     n = game.reels
@@ -118,6 +130,13 @@ def build_automaton(game: Game, scale: PayScale | None = None) -> LineAutomaton:
     gain_rows: list[list[int]] = []
     i = 0
     while i < len(info):
+        if len(info) > MAX_AUTOMATON_STATES or len(info) * len(names) > MAX_AUTOMATON_CELLS:
+            wilds = sum(1 for s in names if game.symbols[s].kind == "wild")
+            raise ExactBudgetError(
+                f"{game.name}: the line pays need at least {len(info):,} automaton states "
+                f"({len(targets)} paying symbols, {wilds} wilds, {n} reels; {len(names)} symbols), over the limit of "
+                f"{MAX_AUTOMATON_STATES:,} states and {MAX_AUTOMATON_CELLS:,} states x symbols"
+            )
         st = info[i]
         row_t, row_g = [], []
         if st[0] == "done":
@@ -200,7 +219,7 @@ def combination_counts(automaton: LineAutomaton, state_counts: np.ndarray) -> np
     for state in np.flatnonzero(state_counts):
         c = automaton.combo[state]
         if c >= 0:
-            out[c] += state_counts[state]
+            out[c] += int(state_counts[state])  # Python ints: mixing strip sets multiplies these past 64 bits
     return out
 
 

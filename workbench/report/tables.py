@@ -243,6 +243,8 @@ def key_figures(sheet, est, sim=None) -> pd.DataFrame:
 
     data = {"exact base game": column(sheet, 0.0, 0.0),
             "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}
+    if not getattr(sheet, "max_win_exact", True):
+        data["exact base game"]["max win"] = f"{fmt_x(sheet.max_win)} to {fmt_x(sheet.max_win_upper)} (search stopped)"
     if any(s.samples for s in est.strata):
         data["whole game (exact + conditional)"]["max win"] = f"{fmt_x(est.max_win)} (largest known)"
     if sim is not None:
@@ -434,10 +436,16 @@ def exceedance_table(sheet, sim, levels=EXCEEDANCE_LEVELS) -> pd.DataFrame:
 
 def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
     """Max win analysis (x total bet): exact base-game maximum and its odds, cap, largest wins seen."""
-    rows = [("exact base-game max win", fmt_x(sheet.max_win))]
+    if getattr(sheet, "max_win_exact", True):
+        rows = [("exact base-game max win", fmt_x(sheet.max_win))]
+    else:
+        rows = [("exact base-game max win", f"at least {fmt_x(sheet.max_win)}, at most {fmt_x(sheet.max_win_upper)} "
+                 "(the search stopped at its budget)")]
     if sheet.distribution is not None:
         p = sheet.distribution.pmf(sheet.max_win)
         rows.append(("odds of the base-game max win", fmt_one_in(p)))
+    elif getattr(sheet, "distribution_note", None):
+        rows.append(("exact base-game distribution", sheet.distribution_note))
     cap = est.model.cap_total_bets
     rows.append(("max-win cap", fmt_x(cap) if cap else "none"))
     rows.append(("largest win in the RTP estimate", fmt_x(est.max_win)))

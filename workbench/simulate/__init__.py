@@ -9,7 +9,10 @@ Two entry points:
   directly in that state, until the 95 % half-width reaches ``precision``.
 
 Both are reproducible: the same seed gives the same numbers whatever the
-number of workers (local processes) or a Dask cluster (``scheduler``).
+number of workers (local processes), a Dask cluster (``scheduler``), the
+``chunk_size``, a worker lost and replaced during the run, or a resume from a
+checkpoint: the unit of randomness is a fixed *block* of rounds (see
+:mod:`.engine`), and block results are added in block order.
 """
 
 from __future__ import annotations
@@ -23,13 +26,32 @@ from ..errors import SimulationError
 from ..exact import par
 from ..io import render_text
 from ..model import Game
-from .engine import DEFAULT_CHUNK, Checkpoint, JobRunner, RunSpec, combine, convergence_trace, make_progress, remember_model, round_model
+from .engine import (
+    DEFAULT_CHUNK,
+    MAX_SPINS,
+    RTP_BLOCK,
+    SIMULATE_BLOCK,
+    Checkpoint,
+    JobRunner,
+    Plan,
+    RunSpec,
+    check_chunk_size,
+    check_jackpot_stake,
+    check_workers,
+    finite_positive,
+    make_progress,
+    remember_model,
+    round_model,
+    stop_requested,
+    stop_scope,
+)
 from .jackpots import analytic_rtp, simulate_jackpots
 from .model import RoundModel
 from .results import Estimate, RtpEstimate, SimulationResult, StratumEstimate
 from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator
 
 __all__ = [
+    "MAX_SPINS",
     "Estimate",
     "RoundModel",
     "RtpEstimate",
@@ -46,9 +68,15 @@ def _spec(game: Game, stake: float | None, seed: int, stream: int) -> RunSpec:
 
 
 def _check_seed(seed) -> int:
-    if not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise SimulationError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise SimulationError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
     return int(seed)
+
+
+def _check_stake(stake):
+    if stake is not None:
+        finite_positive(stake, "stake")
+    return stake
 
 
 def simulate(
@@ -65,42 +93,58 @@ def simulate(
 ) -> SimulationResult:
     """Play ``spins`` complete rounds of ``game`` (end to end) and report them.
 
-    ``stake`` (total bet in currency) matters for caps in currency and for
-    jackpots; default: the game module's reference stake.  With
-    ``checkpoint`` a run can be interrupted (Ctrl-C) and resumed to the same
-    result as an uninterrupted run.
+    ``spins``: 1 to :data:`MAX_SPINS` (10^13).  ``stake`` (total bet in
+    currency) matters for caps in currency and for jackpots; default: the game
+    module's reference stake.  The rounds are played in blocks of
+    :data:`SIMULATE_BLOCK` (2^20) rounds, each with its own random stream;
+    ``chunk_size`` (rounds per job handed to a worker) must be a multiple of
+    the block or smaller than it (a block is then played in parts, one after
+    another), and does not change the result.  With ``checkpoint`` (a file) a
+    run can be stopped (Ctrl-C, SIGTERM) and resumed to the same result as an
+    uninterrupted run.
     """
     seed = _check_seed(seed)
-    if not isinstance(spins, (int, np.integer)) or spins <= 0:
-        raise SimulationError(f"spins must be a positive integer, got {spins!r}")
-    if chunk_size <= 0:
-        raise SimulationError(f"chunk size must be positive, got {chunk_size}")
-    model = round_model(game, stake)
+    if isinstance(spins, bool) or not isinstance(spins, (int, np.integer)) or not 1 <= spins <= MAX_SPINS:
+        raise SimulationError(f"spins must be a whole number from 1 to {MAX_SPINS:,} (10^13), got {spins!r}")
+    spins = int(spins)
+    check_chunk_size(chunk_size, SIMULATE_BLOCK)
+    check_workers(workers)
+    model = round_model(game, _check_stake(stake))
+    check_jackpot_stake(model)
     spec = _spec(game, model.stake, seed, STREAM_ROUNDS)
     remember_model(spec, model)
-    jobs = []
-    for index, start in enumerate(range(0, int(spins), chunk_size)):
-        jobs.append(((-1, index), min(chunk_size, int(spins) - start), -1))
+    plan = Plan(SIMULATE_BLOCK, chunk_size, len(model.components), len(model.counters))
+    lane = plan.lane(-1, spins, trace=True)
     store = None
     if checkpoint:
-        signature = {"kind": "simulate", "game_sha256": spec.game_sha256, "seed": seed, "spins": int(spins),
-                     "chunk_size": chunk_size, "stake": model.stake}
-        store = Checkpoint.open(checkpoint, signature)
-    bar = make_progress(int(spins), progress)
+        signature = {"kind": "simulate", "game_sha256": spec.game_sha256, "seed": seed, "spins": spins,
+                     "stake": model.stake, "block": SIMULATE_BLOCK}
+        store = Checkpoint.open(checkpoint, signature, plan)
+    bar = make_progress(spins, progress)
+    if bar is not None and plan.played():
+        bar.update(plan.played())
     start = time.perf_counter()
-    with JobRunner(spec, workers, scheduler, bar, store) as runner:
-        results = runner.run(jobs)
-        interrupted = runner.interrupted
-    elapsed = time.perf_counter() - start
-    if bar is not None:
-        bar.close()
-    total = combine(results, len(model.components), len(model.counters))
-    trace = convergence_trace(results, model.params.cost_units)
-    jackpots = None
-    if model.jackpots and total.rounds:
-        jackpots = simulate_jackpots(model.jackpots, model.stake, total.rounds, chunk_generator(seed, 0, STREAM_JACKPOTS))
-    return SimulationResult(model, total, seed=seed, requested=int(spins), elapsed=elapsed, interrupted=interrupted,
-                            jackpots=jackpots, trace=trace)
+    # from here on a stop signal stops the run at a safe point and the result is still made and returned
+    with stop_scope():
+        try:
+            with JobRunner(spec, workers, scheduler, bar, store) as runner:
+                runner.run(plan)
+                interrupted = runner.interrupted
+        finally:
+            if bar is not None:
+                bar.close()
+        elapsed = time.perf_counter() - start
+        total = lane.result()
+        trace = lane.trace_frame(model.params.cost_units)
+        jackpots = None
+        if model.jackpots and total.rounds:
+            jackpots = simulate_jackpots(model.jackpots, model.stake, total.rounds, chunk_generator(seed, 0, STREAM_JACKPOTS))
+        return SimulationResult(model, total, seed=seed, requested=spins, elapsed=elapsed, interrupted=interrupted,
+                                jackpots=jackpots, trace=trace)
+
+
+#: most blocks one trigger state gets per batch of the Neyman allocation
+RTP_BATCH_BLOCKS = 16
 
 
 def estimate_rtp(
@@ -111,82 +155,102 @@ def estimate_rtp(
     workers: int = 1,
     scheduler: str | None = None,
     stake: float | None = None,
-    chunk_size: int = 1 << 16,
+    chunk_size: int = RTP_BLOCK,
     max_seconds: float | None = None,
     progress: bool = False,
 ) -> RtpEstimate:
     """RTP by exact base game + conditional simulation of each trigger state.
 
     Stops when the combined 95 % half-width is at most ``precision`` (a
-    fraction: 0.0002 = 0.02 %), or after ``max_seconds``.  Samples are
-    allocated to the trigger states in proportion to probability x spread
-    (Neyman allocation) after a pilot round.
+    fraction, 0 < precision < 1: 0.0002 = 0.02 %), or after ``max_seconds``
+    (finite, above 0).  Samples are allocated to the trigger states in blocks
+    of :data:`RTP_BLOCK` (2^16) rounds, in proportion to probability x spread
+    (Neyman allocation) after a pilot block per state, at most
+    :data:`RTP_BATCH_BLOCKS` blocks per state and batch.  ``chunk_size``
+    (rounds per job) must be a positive multiple of the block; it does not
+    change the result, nor do ``workers`` or ``scheduler`` (``max_seconds``
+    can: it stops after whichever batch is running when the time is up).
     """
     seed = _check_seed(seed)
-    if not precision > 0:
-        raise SimulationError(f"precision must be positive, got {precision}")
-    model = round_model(game, stake)
+    try:
+        ok = 0 < float(precision) < 1
+    except (TypeError, ValueError):
+        ok = False
+    if isinstance(precision, bool) or not ok:
+        raise SimulationError(f"precision must be a number above 0 and below 1 (a fraction: 0.0002 = 0.02 %), got {precision!r}")
+    precision = float(precision)
+    if max_seconds is not None:
+        max_seconds = finite_positive(max_seconds, "max_seconds")
+    check_chunk_size(chunk_size, RTP_BLOCK)
+    if chunk_size % RTP_BLOCK:
+        raise SimulationError(f"chunk size of estimate_rtp must be a positive multiple of its block of {RTP_BLOCK:,} rounds, "
+                              f"got {int(chunk_size):,}")
+    check_workers(workers)
+    model = round_model(game, _check_stake(stake))
     sheet = par(game, full_cycle=False)
     spec = _spec(game, model.stake, seed, STREAM_CONDITIONAL)
     remember_model(spec, model)
-    cost = model.params.cost_units
     active = [i for i, s in enumerate(model.strata) if s.probability > 0]
-    results: dict = {}
-    next_index = dict.fromkeys(active, 0)
-    start = time.perf_counter()
-    interrupted = False
+    plan = Plan(RTP_BLOCK, chunk_size, len(model.components), len(model.counters))
+    lanes = {i: plan.lane(i) for i in active}
     bar = make_progress(0, progress, unit="round")
 
-    def state_of(index):
-        return combine({k: r for k, r in results.items() if k[0] == index}, len(model.components), len(model.counters))
+    with stop_scope():  # a stop signal stops at a safe point; the estimate is still made and returned
+        return _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar)
 
-    with JobRunner(spec, workers, scheduler, bar) as runner:
-        batch = {i: 1 for i in active}  # pilot: one chunk per state
-        while batch and not interrupted:
-            jobs = []
-            for i, count in batch.items():
-                for _ in range(count):
-                    jobs.append(((i, next_index[i]), chunk_size, i))
-                    next_index[i] += 1
-            if bar is not None:
-                bar.total = (bar.total or 0) + sum(r for _, r, _ in jobs)
-                bar.refresh()
-            results.update(runner.run(jobs))
-            interrupted = runner.interrupted
-            # precision reached?
-            per_state = {i: state_of(i) for i in active}
-            sigma = {}
-            var = 0.0
-            for i in active:
-                res = per_state[i]
-                n = res.rounds
-                p = float(model.strata[i].probability)
-                mean = res.extra[0] / n
-                sd = math.sqrt(max(res.extra[1] / n - mean * mean, 0.0))
-                sigma[i] = p * sd
-                var += (p * sd) ** 2 / n
-            half = 1.959963984540054 * math.sqrt(var) / cost
-            if half <= precision:
-                break
-            if max_seconds is not None and time.perf_counter() - start > max_seconds:
-                break
-            # Neyman allocation of the samples still needed
-            total_sigma = sum(sigma.values())
-            needed = (1.959963984540054 * total_sigma / (precision * cost)) ** 2
-            batch = {}
-            for i in active:
-                target = needed * sigma[i] / total_sigma if total_sigma else 0
-                have = per_state[i].rounds
-                if target > have:
-                    missing = math.ceil((target - have) / chunk_size)
-                    batch[i] = max(1, min(missing, max(4, 2 * workers) * 4))
-            if not batch:
-                # estimates moved: add one chunk to the state with the largest share of the variance
-                worst = max(active, key=lambda i: sigma[i] ** 2 / per_state[i].rounds)
-                batch = {worst: 1}
-    if bar is not None:
-        bar.close()
+
+def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar) -> RtpEstimate:
+    cost = model.params.cost_units
+    start = time.perf_counter()
+    interrupted = False
+    try:
+        with JobRunner(spec, workers, scheduler, bar) as runner:
+            batch = {i: 1 for i in active}  # pilot: one block per state
+            while batch:
+                for i, count in batch.items():
+                    lanes[i].extend(count * RTP_BLOCK)
+                if bar is not None:
+                    bar.total = (bar.total or 0) + sum(batch.values()) * RTP_BLOCK
+                    bar.refresh()
+                runner.run(plan)
+                if runner.interrupted or stop_requested() is not None:
+                    interrupted = True
+                    break
+                # precision reached?
+                per_state = {i: lanes[i].total for i in active}
+                sigma = {}
+                var = 0.0
+                for i in active:
+                    res = per_state[i]
+                    n = res.rounds
+                    p = float(model.strata[i].probability)
+                    mean = res.extra[0] / n
+                    sd = math.sqrt(max(res.extra[1] / n - mean * mean, 0.0))
+                    sigma[i] = p * sd
+                    var += (p * sd) ** 2 / n
+                half = 1.959963984540054 * math.sqrt(var) / cost
+                if half <= precision:
+                    break
+                if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                    break
+                # Neyman allocation of the samples still needed
+                total_sigma = sum(sigma.values())
+                needed = (1.959963984540054 * total_sigma / (precision * cost)) ** 2
+                batch = {}
+                for i in active:
+                    target = needed * sigma[i] / total_sigma if total_sigma else 0
+                    have = per_state[i].rounds
+                    if target > have:
+                        missing = math.ceil((target - have) / RTP_BLOCK)
+                        batch[i] = max(1, min(missing, RTP_BATCH_BLOCKS))
+                if not batch:
+                    # estimates moved: add one block to the state with the largest share of the variance
+                    worst = max(active, key=lambda i: sigma[i] ** 2 / per_state[i].rounds)
+                    batch = {worst: 1}
+    finally:
+        if bar is not None:
+            bar.close()
     elapsed = time.perf_counter() - start
-    per_state = {i: state_of(i) for i in active}
+    per_state = {i: lanes[i].result() for i in active}
     return RtpEstimate(model, sheet, per_state, seed=seed, elapsed=elapsed, precision=precision, interrupted=interrupted,
                        jackpot_rtp=analytic_rtp(model.jackpots) if model.jackpots else 0.0)

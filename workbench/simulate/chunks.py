@@ -246,10 +246,16 @@ def bucket_lut(edges_units: np.ndarray, cost_units: int) -> np.ndarray:
     return (np.searchsorted(edges_units, np.arange(n), side="right") - 1).astype(np.int8)
 
 
-def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1) -> ChunkResult:
-    """Play ``n_rounds`` rounds of ``model`` drawing from ``rng`` (a state array, see :mod:`.rng`)."""
+def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: ChunkResult | None = None) -> ChunkResult:
+    """Play ``n_rounds`` rounds of ``model`` drawing from ``rng`` (a state array, see :mod:`.rng`).
+
+    With ``into`` (the sums of earlier rounds played from the same stream) the
+    rounds are added to it in place and it is returned: a run of rounds played
+    in parts, each continuing ``rng`` and ``into``, gives bit for bit the sums
+    of the same rounds played at once.
+    """
     n_comp = len(model.components)
-    out = ChunkResult.empty(n_comp, len(model.counters))
+    out = ChunkResult.empty(n_comp, len(model.counters)) if into is None else into
     is_exact = np.zeros(n_comp, dtype=np.bool_)
     is_exact[list(model.exact_components)] = True
     is_info = np.zeros(n_comp, dtype=np.bool_)

@@ -1,38 +1,94 @@
-"""Running simulations: chunks on local processes or a Dask cluster, with
-progress, clean interruption and resumable checkpoints.
+"""Running simulations: blocks of rounds on local processes or a Dask cluster, with
+progress, clean stops (SIGINT, SIGTERM), retries of lost work and resumable checkpoints.
 
-A run is a list of *jobs*: (key, rounds, stratum).  Job ``key`` fixes its
-random stream, so results never depend on the number of workers or on the
-order jobs finish; results are always added in key order.
+Three units:
+
+- a **block** is the unit of randomness: block ``j`` of *lane* ``s`` (a stratum;
+  -1 = natural play) draws from its own stream ``chunk_state(seed,
+  stream_index(s, j), stream)`` and has its own :class:`ChunkResult`.  Its size
+  is fixed per kind of run (:data:`SIMULATE_BLOCK` rounds for ``simulate``,
+  :data:`RTP_BLOCK` for ``estimate_rtp``); the last block of a run may be shorter;
+- a **piece** is consecutive rounds of one block: the whole block, or a part
+  that continues the block's random stream and its sums where the previous
+  part stopped (so a block played in parts gives bit for bit the result of the
+  block played at once);
+- a **job** is what one worker plays at a time, set by ``chunk_size``: whole
+  blocks (``chunk_size`` a multiple of the block) or one piece of
+  ``chunk_size`` rounds (``chunk_size`` below the block; the parts of one block
+  are then played one after another).
+
+Per lane, block results are added in block order (a left fold), so the sums,
+floats included, are bit-identical whatever the chunk size, the number of
+workers, local or Dask, the order jobs finish in, retries of lost jobs, or a
+resume from a checkpoint.  Jobs are made lazily, one at a time, and at most a
+bounded number of finished blocks wait for an earlier one: memory does not
+grow with the number of spins.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import math
 import os
 import signal
+import stat
+import tempfile
+import threading
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Iterator
+
+import numpy as np
 
 from .. import registry
-from ..errors import SimulationError
+from ..errors import SimulationError, WorkbenchError
 from ..io import atomic_write_text, loads_game
 from ..model import Game
 from .chunks import ChunkResult, play_chunk
 from .model import RoundModel
 from .rng import chunk_state
 
-CHECKPOINT_FORMAT = "workbench-checkpoint-1"
-DEFAULT_CHUNK = 1 << 20
+_log = logging.getLogger("workbench.simulate")
+
+CHECKPOINT_FORMAT = "workbench-checkpoint-2"
+#: rounds per block of randomness of ``simulate`` (the chunk of earlier versions: same numbers)
+SIMULATE_BLOCK = 1 << 20
+#: rounds per block of randomness of ``estimate_rtp``
+RTP_BLOCK = 1 << 16
+DEFAULT_CHUNK = SIMULATE_BLOCK
+#: most rounds one run may ask for (about 28 hours at 10^8 rounds/s); sums stay far from int64 limits
+MAX_SPINS = 10**13
+#: most local worker processes
+MAX_WORKERS = 256
+#: a run gives up after this many failures of its local worker pool (or Dask tasks lost with their workers)
+MAX_FAILURES = 3
+#: seconds between checkpoint saves during a run (it is also saved whenever the run stops)
+SAVE_EVERY = 2.0
+#: larger files are not read as checkpoints (a checkpoint holds a few blocks: well under a megabyte)
+MAX_CHECKPOINT_BYTES = 256 << 20
+#: points kept in a convergence trace (longer runs keep every 2nd, 4th, ... block)
+TRACE_POINTS = 4096
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     """The simulator's model of ``game`` (built by its round template, see :mod:`workbench.registry`) at ``stake``."""
-    model = registry.template(game.game_module).round_model(game, stake)
+    template = registry.template(game.game_module)
+    try:
+        model = template.round_model(game, stake)
+    except (ArithmeticError, ValueError) as exc:  # e.g. a cap in currency at an absurd stake
+        if isinstance(exc, WorkbenchError):
+            raise
+        at = f" at stake {stake!r}" if stake is not None else ""
+        raise SimulationError(f"{game.name}: round template {game.game_module!r} cannot build the game{at} "
+                              f"({type(exc).__name__}: {exc})") from None
     if not isinstance(model, RoundModel):
         raise SimulationError(f"round template {game.game_module!r} did not build a RoundModel")
     return model
@@ -70,82 +126,576 @@ def remember_model(spec: RunSpec, model: RoundModel) -> None:
     _MODELS[(spec.game_sha256, spec.stake)] = model
 
 
-def execute_job(spec: RunSpec, key: tuple, rounds: int, stratum: int) -> dict:
-    """Play one job in this process; returns its :class:`ChunkResult` as plain data."""
+def stream_index(lane: int, block: int) -> int:
+    """Block ``block`` of lane ``lane`` (-1: natural play, else a stratum) as one chunk number of the run's stream."""
+    return (lane + 1) * (1 << 40) + block
+
+
+def _stream_index(key: tuple) -> int:  # the name of earlier versions
+    return stream_index(*key)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Rounds ``offset .. offset + rounds`` of block ``block`` (of ``size`` rounds) of lane ``lane``.
+
+    A piece that does not start the block carries the block's random stream
+    state (``rng``) and sums (``acc``, ChunkResult JSON) after ``offset`` rounds.
+    """
+
+    lane: int
+    block: int
+    offset: int
+    rounds: int
+    size: int
+    rng: tuple | None = None
+    acc: dict | None = None
+
+
+def execute_job(spec: RunSpec, job: tuple) -> list:
+    """Play a job (a tuple of :class:`Piece`) in this process.
+
+    Returns per piece ``(ChunkResult JSON, stream state)``: the state (a list of
+    ints) only when the piece ends inside its block, for the next part.
+    """
     model = _model_for(spec)
-    rng = chunk_state(spec.seed, _stream_index(key), spec.stream)
-    return play_chunk(model, rng, rounds, stratum).to_json()
+    out = []
+    for piece in job:
+        if piece.offset == 0:
+            rng = chunk_state(spec.seed, stream_index(piece.lane, piece.block), spec.stream)
+            into = None
+        else:
+            rng = np.array(piece.rng, dtype=np.uint64)
+            into = ChunkResult.from_json(piece.acc)
+        result = play_chunk(model, rng, piece.rounds, piece.lane, into=into)
+        more = piece.offset + piece.rounds < piece.size
+        out.append((result.to_json(), [int(v) for v in rng] if more else None))
+    return out
 
 
-def _stream_index(key: tuple) -> int:
-    """A job key (stratum, index) as one chunk number of the run's stream."""
-    stratum, index = key
-    return (stratum + 1) * (1 << 40) + index
+# ---------------------------------------------------------------------------
+# stopping on SIGINT / SIGTERM
+# ---------------------------------------------------------------------------
+class RunStopped(KeyboardInterrupt):
+    """A stop signal (SIGINT, SIGTERM) arrived where work could not wait for a safe point."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
-def _ignore_sigint() -> None:
+class _StopState:
+    depth = 0  # runs active in this process (estimate_rtp nests the runs of its batches)
+    requested: int | None = None  # first stop signal received during the active run
+    playing = 0  # the main thread is playing a job itself: 1, 2 if it is its first (it may be compiling)
+
+
+_STOP = _StopState()
+
+
+def on_stop_signal(signum: int, frame=None) -> None:
+    """Signal handler for SIGINT and SIGTERM.
+
+    During a run (:func:`stop_scope`) the first signal only asks the run to
+    stop: it ends at its next safe point (after the job being played in this
+    process, or within 0.2 s when workers play), with every finished job
+    recorded.  While this process plays its first job (which may spend a
+    minute compiling), or on a second signal, it stops at once, losing the
+    job being played.  Outside a run it raises :class:`RunStopped` (a
+    ``KeyboardInterrupt``) at once.  The
+    ``workbench`` command installs it for both signals; :func:`stop_scope`
+    installs it for SIGINT during a run when SIGINT has Python's default
+    handler.  Nothing is installed at import.
+    """
+    if _STOP.depth == 0:
+        raise RunStopped(signum)
+    repeated = _STOP.requested is not None
+    if not repeated:
+        _STOP.requested = signum
+    if _STOP.playing == 2 or (_STOP.playing and repeated):
+        raise RunStopped(signum)
+
+
+def stop_requested() -> int | None:
+    """The signal that asked the active run to stop, or None."""
+    return _STOP.requested if _STOP.depth else None
+
+
+@contextmanager
+def stop_scope() -> Iterator[None]:
+    """Make stop signals ask the run to stop at a safe point while the block runs (see :func:`on_stop_signal`)."""
+    outer = _STOP.depth == 0
+    restore = None
+    if outer:
+        _STOP.requested = None
+        if threading.current_thread() is threading.main_thread():
+            try:
+                if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                    restore = signal.signal(signal.SIGINT, on_stop_signal)
+            except (ValueError, OSError):  # pragma: no cover - no signals here
+                restore = None
+    _STOP.depth += 1
+    try:
+        yield
+    finally:
+        _STOP.depth -= 1
+        if restore is not None:
+            signal.signal(signal.SIGINT, restore)
+
+
+def _worker_init(parent: int) -> None:
+    """Local worker processes: Ctrl-C goes to the main process only; exit if the main process is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
 
-@dataclass
+    threading.Thread(target=watch, name="workbench-parent-watch", daemon=True).start()
+
+
+# ---------------------------------------------------------------------------
+# the blocks of a run and their results
+# ---------------------------------------------------------------------------
+def _copy(result: ChunkResult) -> ChunkResult:
+    return ChunkResult(**{k: getattr(result, k).copy() for k in ChunkResult.FIELDS})
+
+
+class Lane:
+    """The blocks of one lane (a stratum; -1 = natural play): to play, in play, finished;
+    their results added in block order (``total`` holds blocks ``0 .. next_block - 1``)."""
+
+    def __init__(self, plan: "Plan", stratum: int, rounds: int, trace: bool):
+        self.plan = plan
+        self.stratum = stratum
+        self.rounds = int(rounds)
+        self.total = ChunkResult.empty(plan.n_comp, plan.n_counters)
+        self.next_block = 0
+        self.cursor = 0  # first block never handed out
+        self.done: dict = {}  # block -> (ChunkResult, trace points inside it) finished, waiting for earlier blocks
+        self.partial: dict = {}  # block -> (rounds played, stream state, ChunkResult, points) of a block played in parts
+        self.busy: set = set()  # blocks with a job in play
+        self.trace = [] if trace else None  # (rounds, sum of wins, sum of squared wins) after blocks (and parts)
+        self._trace_seen = 0
+        self._trace_stride = 1
+
+    @property
+    def n_blocks(self) -> int:
+        return -(-self.rounds // self.plan.block_size)
+
+    def size(self, block: int) -> int:
+        return min(self.plan.block_size, self.rounds - block * self.plan.block_size)
+
+    @property
+    def complete(self) -> bool:
+        return self.next_block >= self.n_blocks
+
+    def extend(self, rounds: int) -> None:
+        """Add ``rounds`` (whole blocks) to the lane's work."""
+        if self.rounds % self.plan.block_size:
+            raise SimulationError("a lane with a short last block cannot grow")
+        self.rounds += int(rounds)
+
+    def played(self) -> int:
+        """Rounds finished so far (folded, waiting, and parts of blocks)."""
+        return (self.total.rounds + sum(r.rounds for r, _ in self.done.values())
+                + sum(p[0] for p in self.partial.values()))
+
+    def next_job(self) -> tuple | None:
+        plan = self.plan
+        for block in sorted(self.partial):
+            if block not in self.busy:
+                played, rng, acc, _ = self.partial[block]
+                left = self.size(block) - played
+                rounds = left if plan.piece_rounds is None else min(plan.piece_rounds, left)
+                self.busy.add(block)
+                return (Piece(self.stratum, block, played, rounds, self.size(block), tuple(rng), acc.to_json()),)
+        pieces = []
+        while (len(pieces) < plan.blocks_per_job and self.cursor < self.n_blocks
+               and self.cursor < self.next_block + plan.max_ahead):
+            block = self.cursor
+            self.cursor += 1
+            if block in self.done or block in self.partial or block in self.busy:
+                continue  # restored from a checkpoint, or (after a dropped job) in play
+            size = self.size(block)
+            rounds = size if plan.piece_rounds is None else min(plan.piece_rounds, size)
+            self.busy.add(block)
+            pieces.append(Piece(self.stratum, block, 0, rounds, size))
+        return tuple(pieces) or None
+
+    def finish(self, piece: Piece, data: dict, rng: list | None) -> int:
+        """Record a played piece; returns its rounds (0 if it was already recorded)."""
+        block = piece.block
+        played = self.partial[block][0] if block in self.partial else 0
+        if block < self.next_block or block in self.done or piece.offset != played:
+            return 0  # a duplicate (a job played twice after a retry)
+        self.busy.discard(block)
+        result = ChunkResult.from_json(data)
+        points = self.partial.pop(block)[3] if block in self.partial else []
+        end = piece.offset + piece.rounds
+        if end < piece.size:
+            if self.trace is not None:
+                points = points + [(result.rounds, int(result.totals[1]), float(result.squares[0]))]
+            self.partial[block] = (end, list(rng), result, points)
+        else:
+            self.done[block] = (result, points)
+            self._fold()
+        return piece.rounds
+
+    def _fold(self) -> None:
+        total = self.total
+        while self.next_block in self.done:
+            result, points = self.done.pop(self.next_block)
+            for n, s, sq in points:
+                self._point(total.rounds + n, int(total.totals[1]) + s, float(total.squares[0]) + sq)
+            total.add(result)
+            self._point(total.rounds, int(total.totals[1]), float(total.squares[0]))
+            self.next_block += 1
+
+    def _point(self, n: int, s: int, sq: float) -> None:
+        if self.trace is None:
+            return
+        self._trace_seen += 1
+        if self._trace_seen % self._trace_stride:
+            return
+        self.trace.append((n, s, sq))
+        if len(self.trace) >= 2 * TRACE_POINTS:
+            self.trace = self.trace[1::2]
+            self._trace_stride *= 2
+
+    def result(self) -> ChunkResult:
+        """The lane's sums: all blocks in block order (if the run stopped early: the finished
+        blocks in block order, then the parts of blocks played so far)."""
+        if not self.done and not self.partial:
+            return self.total
+        total = _copy(self.total)
+        for block in sorted(self.done):
+            total.add(self.done[block][0])
+        for block in sorted(self.partial):
+            total.add(self.partial[block][2])
+        return total
+
+    def trace_frame(self, cost_units: int):
+        """Running RTP and its 95 % half-width (DataFrame: spins, rtp, ci95) after each block
+        (and each part of a block played in parts), ending with the lane's result."""
+        import pandas as pd
+
+        rows = list(self.trace or [])
+        final = self.result()
+        if final.rounds and (not rows or rows[-1][0] != final.rounds):
+            rows.append((final.rounds, int(final.totals[1]), float(final.squares[0])))
+        out = []
+        for n, s, sq in rows:
+            mean = s / n
+            var = max(sq / n - mean * mean, 0.0)
+            out.append({"spins": n, "rtp": mean / cost_units, "ci95": 1.959963984540054 * (var / n) ** 0.5 / cost_units})
+        return pd.DataFrame(out, columns=["spins", "rtp", "ci95"])
+
+    # checkpoints --------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "stratum": self.stratum,
+            "rounds": self.rounds,
+            "next_block": self.next_block,
+            "total": self.total.to_json(),
+            "done": {str(b): {"result": r.to_json(), "points": p} for b, (r, p) in self.done.items()},
+            "partial": {str(b): {"played": n, "rng": rng, "result": r.to_json(), "points": p}
+                        for b, (n, rng, r, p) in self.partial.items()},
+            "trace": {"points": self.trace, "seen": self._trace_seen, "stride": self._trace_stride} if self.trace is not None else None,
+        }
+
+    def _result(self, data: dict) -> ChunkResult:
+        """A ChunkResult read from a checkpoint, of exactly this run's shape (compiled code trusts it)."""
+        result = ChunkResult.from_json(data)
+        empty = ChunkResult.empty(self.plan.n_comp, self.plan.n_counters)
+        for name in ChunkResult.FIELDS:
+            if getattr(result, name).shape != getattr(empty, name).shape:
+                raise ValueError(f"{name} has shape {getattr(result, name).shape}, not {getattr(empty, name).shape}")
+        return result
+
+    def restore(self, data: dict) -> None:
+        if int(data["rounds"]) != self.rounds:
+            raise ValueError(f"lane {self.stratum} has {data['rounds']} rounds, not {self.rounds}")
+        next_block = int(data["next_block"])
+        if not 0 <= next_block <= self.n_blocks:
+            raise ValueError(f"next block {next_block} out of range")
+        self.next_block = self.cursor = next_block
+        self.total = self._result(data["total"])
+        self.done = {int(b): (self._result(v["result"]), [tuple(p) for p in v["points"]]) for b, v in data["done"].items()}
+        self.partial = {}
+        for b, v in data["partial"].items():
+            if not 0 <= int(b) < self.n_blocks or not 0 < int(v["played"]) < self.size(int(b)) or len(v["rng"]) != 6:
+                raise ValueError(f"block {b}: bad part")
+            rng = [int(x) for x in v["rng"]]
+            if not all(0 <= x < 2**64 for x in rng):
+                raise ValueError(f"block {b}: bad random stream state")
+            self.partial[int(b)] = (int(v["played"]), rng, self._result(v["result"]), [tuple(p) for p in v["points"]])
+        if self.trace is not None and data.get("trace"):
+            self.trace = [tuple(p) for p in data["trace"]["points"]]
+            self._trace_seen = int(data["trace"]["seen"])
+            self._trace_stride = int(data["trace"]["stride"])
+        if any(b < self.next_block or b >= self.n_blocks for b in list(self.done) + list(self.partial)):
+            raise ValueError("block numbers out of range")
+        self._fold()
+
+
+class Plan:
+    """What a run plays: lanes of blocks, handed out as jobs of ``chunk_size`` rounds.
+
+    ``chunk_size`` must be a positive multiple of ``block_size`` (jobs of whole
+    blocks) or smaller than it (jobs of one part of a block); the results do
+    not depend on it.
+    """
+
+    def __init__(self, block_size: int, chunk_size: int, n_comp: int, n_counters: int):
+        check_chunk_size(chunk_size, block_size)
+        self.block_size = int(block_size)
+        self.chunk_size = int(chunk_size)
+        self.blocks_per_job = max(1, self.chunk_size // self.block_size)
+        self.piece_rounds = self.chunk_size if self.chunk_size < self.block_size else None
+        self.n_comp = n_comp
+        self.n_counters = n_counters
+        self.lanes: dict[int, Lane] = {}
+        self.max_ahead = 1024  # blocks handed out beyond the first unfinished one (set by the runner)
+
+    def lane(self, stratum: int, rounds: int = 0, trace: bool = False) -> Lane:
+        if stratum not in self.lanes:
+            self.lanes[stratum] = Lane(self, stratum, rounds, trace)
+        return self.lanes[stratum]
+
+    @property
+    def complete(self) -> bool:
+        return all(lane.complete for lane in self.lanes.values())
+
+    def played(self) -> int:
+        return sum(lane.played() for lane in self.lanes.values())
+
+    def next_job(self) -> tuple | None:
+        """The next job ready to play (None: none until a job in play finishes, or all handed out)."""
+        for lane in self.lanes.values():
+            job = lane.next_job()
+            if job:
+                return job
+        return None
+
+    def finish(self, job: tuple, outputs: list) -> int:
+        """Record a played job (the output of :func:`execute_job`); returns the rounds it added."""
+        return sum(self.lanes[p.lane].finish(p, data, rng) for p, (data, rng) in zip(job, outputs))
+
+    def release(self, job: tuple) -> None:
+        """Forget that ``job`` is in play (it was dropped; its blocks may be handed out again)."""
+        for p in job:
+            self.lanes[p.lane].busy.discard(p.block)
+        for lane in self.lanes.values():
+            dropped = [p.block for p in job if p.lane == lane.stratum and p.offset == 0 and p.block not in lane.partial]
+            if dropped:
+                lane.cursor = min([lane.cursor] + dropped)
+
+    def to_json(self) -> list:
+        return [lane.to_json() for lane in self.lanes.values()]
+
+    def restore(self, data: list) -> None:
+        by_stratum = {int(d["stratum"]): d for d in data}
+        if set(by_stratum) != set(self.lanes):
+            raise ValueError("lanes differ")
+        for stratum, lane in self.lanes.items():
+            lane.restore(by_stratum[stratum])
+
+
+def check_chunk_size(chunk_size, block_size: int) -> int:
+    """``chunk_size`` if it is a positive whole number below ``block_size`` or a multiple of it."""
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
+        raise SimulationError(f"chunk size must be a positive whole number of rounds, got {chunk_size!r}")
+    if chunk_size >= block_size and chunk_size % block_size:
+        raise SimulationError(
+            f"chunk size must be below the block of {block_size:,} rounds or a multiple of it, got {int(chunk_size):,} "
+            f"(e.g. {block_size * max(1, int(chunk_size) // block_size):,}); the results do not depend on it")
+    return int(chunk_size)
+
+
+# ---------------------------------------------------------------------------
+# checkpoints
+# ---------------------------------------------------------------------------
+def writable_file_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be written as a file (None if it can): a missing or
+    unwritable folder, a folder or special file in its place."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except NotADirectoryError:
+        st = None
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            return "is a folder, not a file"
+        if not stat.S_ISREG(st.st_mode):
+            return "is not a regular file"
+    folder = Path(os.path.realpath(p)).parent if st is not None else (p.parent if str(p.parent) else Path("."))
+    if not folder.exists():
+        missing = folder
+        while not missing.parent.exists() and missing.parent != missing:
+            missing = missing.parent
+        if missing.parent.exists() and not missing.parent.is_dir():
+            return f"{missing.parent} is not a folder"
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".workbench-probe-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        return f"cannot create files in {folder}: {exc.strerror or exc}"
+    if st is not None:
+        try:
+            os.close(os.open(p, os.O_WRONLY))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 class Checkpoint:
-    """Completed jobs of a run, saved to a JSON file so an interrupted run can resume."""
+    """The state of a run (its finished blocks, folded) in a JSON file, so a stopped run can resume.
 
-    path: Path
-    signature: dict
-    done: dict = field(default_factory=dict)  # "stratum:index" -> chunk json
-    _last_save: float = 0.0
+    The file is written atomically when it is opened (so a path that cannot be
+    written is refused before the run starts), at most every
+    :data:`SAVE_EVERY` seconds during the run, and whenever the run ends or stops.
+    """
+
+    def __init__(self, path: Path, signature: dict, plan: Plan):
+        self.path = path
+        self.signature = signature
+        self.plan = plan
+        self._last_save = 0.0
+        self._warned = False
 
     @classmethod
-    def open(cls, path: str | os.PathLike, signature: dict) -> "Checkpoint":
+    def open(cls, path: str | os.PathLike, signature: dict, plan: Plan) -> "Checkpoint":
+        """Open (and resume from) the checkpoint at ``path`` for the run with ``signature`` and ``plan``."""
         path = Path(path)
-        if path.exists():
+        problem = writable_file_problem(path)
+        if problem:
+            raise SimulationError(f"cannot write {path}: {problem}")
+        store = cls(path, signature, plan)
+        size = path.stat().st_size if path.exists() else 0
+        if size > MAX_CHECKPOINT_BYTES:
+            raise SimulationError(f"{path}: {size:,} bytes, too large to be a workbench checkpoint; choose another file")
+        if size:
             try:
-                data = json.loads(path.read_text())
+                data = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise SimulationError(f"{path}: not a readable checkpoint ({exc})") from None
-            if data.get("format") != CHECKPOINT_FORMAT:
+            if not isinstance(data, dict):
                 raise SimulationError(f"{path}: not a workbench checkpoint")
-            if data.get("signature") != signature:
-                raise SimulationError(
-                    f"{path}: checkpoint belongs to a different run (game file, seed, spins, stake or mode differ); "
-                    "delete it or choose another file"
-                )
-            return cls(path, signature, dict(data.get("done", {})))
-        return cls(path, signature)
+            store._restore(data)
+        store.save()
+        return store
 
-    def add(self, key: tuple, result: dict) -> None:
-        self.done[f"{key[0]}:{key[1]}"] = result
-        if time.monotonic() - self._last_save > 2.0:
+    def _restore(self, data: dict) -> None:
+        fmt = data.get("format")
+        if fmt == "workbench-checkpoint-1":
+            self._restore_v1(data)
+            return
+        if fmt != CHECKPOINT_FORMAT:
+            raise SimulationError(f"{self.path}: not a workbench checkpoint")
+        if data.get("signature") != self.signature:
+            raise SimulationError(
+                f"{self.path}: checkpoint belongs to a different run (game file, seed, spins, stake or mode differ); "
+                "delete it or choose another file")
+        try:
+            self.plan.restore(data["lanes"])
+        except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
+            raise SimulationError(f"{self.path}: damaged checkpoint ({exc}); delete it to start again") from None
+
+    def _restore_v1(self, data: dict) -> None:
+        """Chunks of 2^20 rounds saved by earlier versions are this version's blocks."""
+        old = dict(data.get("signature") or {})
+        chunk = old.pop("chunk_size", None)
+        mine = {k: v for k, v in self.signature.items() if k != "block"}
+        if old != mine:
+            raise SimulationError(
+                f"{self.path}: checkpoint belongs to a different run (game file, seed, spins, stake or mode differ); "
+                "delete it or choose another file")
+        if chunk != self.plan.block_size or len(self.plan.lanes) != 1:
+            raise SimulationError(f"{self.path}: checkpoint of an earlier version with chunks of {chunk} rounds, "
+                                  "which this version cannot continue; delete it to start again")
+        lane = next(iter(self.plan.lanes.values()))
+        try:
+            for key, result in data.get("done", {}).items():
+                block = int(key.split(":")[1])
+                if 0 <= block < lane.n_blocks:
+                    lane.done[block] = (lane._result(result), [])
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError) as exc:
+            raise SimulationError(f"{self.path}: damaged checkpoint ({exc}); delete it to start again") from None
+        lane._fold()
+        lane.cursor = lane.next_block
+
+    def maybe_save(self) -> None:
+        """Save if the last save is :data:`SAVE_EVERY` seconds old (a failure warns; the run goes on)."""
+        if time.monotonic() - self._last_save < SAVE_EVERY:
+            return
+        try:
             self.save()
+        except SimulationError as exc:
+            self._last_save = time.monotonic()
+            if not self._warned:
+                _log.warning("workbench: %s (the run goes on; saving again every %g s)", exc, SAVE_EVERY)
+                self._warned = True
 
     def save(self) -> None:
-        atomic_write_text(self.path, json.dumps({"format": CHECKPOINT_FORMAT, "signature": self.signature, "done": self.done}))
+        text = json.dumps({"format": CHECKPOINT_FORMAT, "signature": self.signature, "lanes": self.plan.to_json()})
+        try:
+            atomic_write_text(self.path, text)
+        except (OSError, WorkbenchError) as exc:
+            reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+            for prefix in (f"{self.path}: not written: ", f"{self.path}: "):
+                if reason.startswith(prefix):
+                    reason = reason[len(prefix):]
+                    break
+            raise SimulationError(f"cannot write {self.path}: {reason}") from None
         self._last_save = time.monotonic()
 
-    def get(self, key: tuple) -> dict | None:
-        return self.done.get(f"{key[0]}:{key[1]}")
 
-
+# ---------------------------------------------------------------------------
+# running jobs
+# ---------------------------------------------------------------------------
 class JobRunner:
-    """Runs jobs locally (in process or on worker processes) or on a Dask cluster.
+    """Plays the jobs of a :class:`Plan` locally (in this process or on worker processes)
+    or on a Dask cluster.
 
-    ``run(jobs)`` returns {key: ChunkResult} for the jobs that completed and
-    sets ``interrupted`` if Ctrl-C stopped it early.
+    ``run(plan)`` returns when every block is played or the run was stopped
+    (``interrupted`` set: a stop signal, see :func:`on_stop_signal`, or a
+    ``KeyboardInterrupt``); finished jobs are always recorded first, and the
+    checkpoint (if any) is saved.  A local worker process that dies (killed,
+    out of memory) costs only the jobs in play: the pool is rebuilt and they
+    are played again; so is a job lost with a Dask worker (Dask itself plays
+    the jobs of a dead worker elsewhere, up to its ``allowed-failures``; a job
+    it gives up, ``KilledWorker``, is submitted again here).  The run gives up
+    with a :class:`SimulationError` after :data:`MAX_FAILURES` failures of the
+    local pool, or when one job was lost :data:`MAX_FAILURES` times on Dask.
     """
 
     def __init__(self, spec: RunSpec, workers: int = 1, scheduler: str | None = None, progress=None,
                  checkpoint: Checkpoint | None = None):
-        if workers < 1:
-            raise SimulationError(f"--workers must be at least 1, got {workers}")
+        workers = check_workers(workers)
         self.spec = spec
         self.workers = workers
         self.scheduler = scheduler
         self.progress = progress
         self.checkpoint = checkpoint
         self.interrupted = False
+        self.stop_signal: int | None = None  # the signal that stopped the run (None: KeyboardInterrupt or not stopped)
+        self.failures = 0
+        self.execute = execute_job  # what plays a job (tests replace it)
         self._pool = None
         self._client = None
+        self._pending: dict = {}  # future -> job, in submission order
+        self._played_here = 0  # jobs played in this process
 
     def __enter__(self) -> "JobRunner":
         return self
@@ -154,92 +704,225 @@ class JobRunner:
         self.close()
 
     def close(self) -> None:
-        if self._pool is not None:
-            if self.interrupted:  # stop the chunks still running at once
-                for proc in list(getattr(self._pool, "_processes", {}).values()):
-                    if proc.is_alive():
-                        proc.terminate()
-            # wait for the pool's manager thread: left running, it writes to a closed pipe at exit
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Stop the workers (at once if the run was interrupted) and save the checkpoint."""
+        self._shutdown_pool(kill=self.interrupted)
         if self._client is not None:
-            self._client.close()
+            try:
+                self._client.close()
+            except Exception:  # noqa: BLE001 - closing a client that lost its scheduler
+                pass
             self._client = None
         if self.checkpoint is not None:
             self.checkpoint.save()
 
     def _tick(self, rounds: int) -> None:
-        if self.progress is not None:
+        if self.progress is not None and rounds:
             self.progress.update(rounds)
 
-    def run(self, jobs: list) -> dict:
-        results: dict = {}
-        todo = []
-        for key, rounds, stratum in jobs:
-            saved = self.checkpoint.get(key) if self.checkpoint else None
-            if saved is not None:
-                results[key] = ChunkResult.from_json(saved)
-                self._tick(rounds)
-            else:
-                todo.append((key, rounds, stratum))
-        try:
-            if self.scheduler:
-                self._run_dask(todo, results)
-            elif self.workers == 1:
-                for key, rounds, stratum in todo:
-                    self._done(results, key, rounds, execute_job(self.spec, key, rounds, stratum))
-            else:
-                self._run_pool(todo, results)
-        except KeyboardInterrupt:
-            self.interrupted = True
-            self.close()
-        return dict(sorted(results.items()))
+    def run(self, plan: Plan) -> None:
+        """Play ``plan`` until every block is played or a stop is asked for."""
+        self.interrupted = False
+        with stop_scope():
+            try:
+                if self.scheduler:
+                    self._run_dask(plan)
+                elif self.workers == 1:
+                    self._run_here(plan)
+                else:
+                    self._run_pool(plan)
+            except KeyboardInterrupt as exc:
+                self.interrupted = True
+                self.stop_signal = getattr(exc, "signum", None)
+            if stop_requested() is not None and not plan.complete:
+                self.interrupted = True
+                self.stop_signal = stop_requested()
+            if self.interrupted or self._pending:
+                self._drop_pending(plan)
+            if self.checkpoint is not None:
+                self.checkpoint.save()
 
-    def _done(self, results: dict, key: tuple, rounds: int, data: dict) -> None:
-        results[key] = ChunkResult.from_json(data)
+    def _finish(self, plan: Plan, job: tuple, outputs: list) -> None:
+        rounds = plan.finish(job, outputs)
         if self.checkpoint is not None:
-            self.checkpoint.add(key, data)
+            self.checkpoint.maybe_save()
         self._tick(rounds)
 
-    def _run_pool(self, todo: list, results: dict) -> None:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"), initializer=_ignore_sigint)
-        pending = {}
-        queue = list(todo)
-        while queue or pending:
-            while queue and len(pending) < 2 * self.workers:
-                key, rounds, stratum = queue.pop(0)
-                pending[self._pool.submit(execute_job, self.spec, key, rounds, stratum)] = (key, rounds)
-            finished, _ = wait(list(pending), timeout=0.2, return_when=FIRST_COMPLETED)
-            for future in finished:
-                key, rounds = pending.pop(future)
-                self._done(results, key, rounds, future.result())
+    def _drop_pending(self, plan: Plan) -> None:
+        """Record the jobs that finished meanwhile, then drop those still in play (and their workers)."""
+        for future, job in list(self._pending.items()):
+            try:
+                if future.done() and not future.cancelled() and getattr(future, "status", "finished") == "finished":
+                    plan.finish(job, future.result(timeout=5))
+                else:
+                    plan.release(job)
+            except BaseException:  # noqa: BLE001 - a failed job is simply dropped
+                plan.release(job)
+        pending = list(self._pending)
+        self._pending.clear()
+        if self._client is not None:
+            try:
+                self._client.cancel(pending)
+            except Exception:  # noqa: BLE001
+                pass
+        self._shutdown_pool(kill=True)
 
-    def _run_dask(self, todo: list, results: dict) -> None:
-        from dask.distributed import Client, as_completed
+    def _check_stop(self) -> bool:
+        return stop_requested() is not None
+
+    # in this process ----------------------------------------------------
+    def _run_here(self, plan: Plan) -> None:
+        while not self._check_stop():
+            job = plan.next_job()
+            if job is None:
+                if plan.complete:
+                    return
+                raise SimulationError("internal error: no job to play but the run is not complete")
+            _STOP.playing = 1 if self._played_here else 2
+            try:
+                outputs = self.execute(self.spec, job)
+            finally:
+                _STOP.playing = 0
+            self._played_here += 1
+            self._finish(plan, job, outputs)
+
+    # local worker processes ---------------------------------------------
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"),
+                                   initializer=_worker_init, initargs=(os.getpid(),))
+
+    def _shutdown_pool(self, kill: bool) -> None:
+        pool = self._pool
+        if pool is None:
+            return
+        self._pool = None
+        if kill:  # stop the jobs still running at once
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                try:
+                    if proc.is_alive():
+                        proc.kill()
+                except (OSError, ValueError, AttributeError):
+                    pass
+        # wait for the pool's manager thread: left running, it writes to a closed pipe at exit
+        pool.shutdown(wait=True, cancel_futures=True)
+
+    def _pool_failed(self, plan: Plan, retry: deque, why: str) -> None:
+        self.failures += 1
+        for job in self._pending.values():
+            retry.append(job)
+        self._pending.clear()
+        self._shutdown_pool(kill=True)
+        if self.failures >= MAX_FAILURES:
+            raise SimulationError(
+                f"local worker processes died {self.failures} times ({why}); gave up. A worker is killed by "
+                "a signal or by the system when memory runs out: try fewer --workers")
+        _log.warning("workbench: %s; restarting the worker processes and playing the %d unfinished jobs again "
+                     "(failure %d of %d allowed)", why, len(retry), self.failures, MAX_FAILURES - 1)
+
+    def _run_pool(self, plan: Plan) -> None:
+        window = 2 * self.workers
+        plan.max_ahead = max(plan.max_ahead, 4 * window * plan.blocks_per_job)
+        retry: deque = deque()
+        while not self._check_stop():
+            try:
+                while len(self._pending) < window:
+                    job = retry.popleft() if retry else plan.next_job()
+                    if job is None:
+                        break
+                    if self._pool is None:
+                        self._pool = self._new_pool()
+                    try:
+                        future = self._pool.submit(self.execute, self.spec, job)
+                    except BrokenProcessPool:
+                        retry.appendleft(job)
+                        raise
+                    self._pending[future] = job
+            except BrokenProcessPool:
+                self._pool_failed(plan, retry, "the pool broke while jobs were handed out")
+                continue
+            if not self._pending:
+                if plan.complete:
+                    return
+                raise SimulationError("internal error: no job to play but the run is not complete")
+            finished, _ = wait(list(self._pending), timeout=0.2, return_when=FIRST_COMPLETED)
+            broken = False
+            for future in [f for f in self._pending if f in finished]:
+                try:
+                    outputs = future.result()
+                except BrokenProcessPool:
+                    broken = True
+                    continue
+                job = self._pending.pop(future)
+                self._finish(plan, job, outputs)
+            if broken:
+                self._pool_failed(plan, retry, "a worker process ended abruptly")
+
+    # Dask ----------------------------------------------------------------
+    def _run_dask(self, plan: Plan) -> None:
+        from dask.distributed import Client
+        from dask.distributed import wait as dask_wait
+        from distributed import KilledWorker
 
         if self._client is None:
             try:
                 self._client = Client(self.scheduler, timeout="20s")
             except Exception as exc:  # noqa: BLE001 - report any connection failure plainly
                 raise SimulationError(f"cannot connect to the Dask scheduler at {self.scheduler}: {exc}") from None
-        window = max(2 * len(self._client.scheduler_info().get("workers", {})), 2)
-        queue = list(todo)
-        futures = {}
-        completed = as_completed()
-        while queue and len(futures) < window:
-            key, rounds, stratum = queue.pop(0)
-            f = self._client.submit(execute_job, self.spec, key, rounds, stratum, pure=False)
-            futures[f] = (key, rounds)
-            completed.add(f)
-        for future in completed:
-            key, rounds = futures.pop(future)
-            self._done(results, key, rounds, future.result())
-            if queue:
-                k, r, s = queue.pop(0)
-                f = self._client.submit(execute_job, self.spec, k, r, s, pure=False)
-                futures[f] = (k, r)
-                completed.add(f)
+        retry: deque = deque()
+        lost_times: dict = {}  # id(job) -> times it was lost
+        window = 2
+        checked = 0.0
+        while not self._check_stop():
+            if time.monotonic() - checked > 1.0:
+                window = max(2 * sum(self._client.nthreads().values()), 2)
+                plan.max_ahead = max(plan.max_ahead, 4 * window * plan.blocks_per_job)
+                checked = time.monotonic()
+            while len(self._pending) < window:
+                job = retry.popleft() if retry else plan.next_job()
+                if job is None:
+                    break
+                self._pending[self._client.submit(self.execute, self.spec, job, pure=False)] = job
+            if not self._pending:
+                if plan.complete:
+                    return
+                raise SimulationError("internal error: no job to play but the run is not complete")
+            try:
+                dask_wait(list(self._pending), timeout=0.2, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                continue
+            for future in [f for f in self._pending if f.done()]:
+                job = self._pending.pop(future)
+                if future.status == "error":
+                    exc = future.exception()
+                    if not isinstance(exc, KilledWorker):  # the job itself failed: playing it again would too
+                        if isinstance(exc, WorkbenchError):
+                            raise exc
+                        raise SimulationError(f"a job failed on the Dask cluster: {type(exc).__name__}: {exc}")
+                    why = "KilledWorker"
+                else:
+                    try:
+                        outputs = future.result()
+                    except WorkbenchError:
+                        raise
+                    except Exception as exc:  # noqa: BLE001 - cancelled, or its result lost with a worker
+                        why = f"{type(exc).__name__}: {exc}"
+                    else:
+                        self._finish(plan, job, outputs)
+                        continue
+                self.failures += 1
+                lost = lost_times[id(job)] = lost_times.get(id(job), 0) + 1
+                if lost >= MAX_FAILURES:
+                    raise SimulationError(f"a job was lost with its Dask worker {lost} times ({why}); gave up. "
+                                          "A worker dies when it is killed or runs out of memory")
+                _log.warning("workbench: a job was lost with its Dask worker (%s); playing it again (failure %d of %d allowed)",
+                             why, lost, MAX_FAILURES - 1)
+                retry.append(job)
+
+
+def check_workers(workers) -> int:
+    """``workers`` if it is a whole number from 1 to :data:`MAX_WORKERS`."""
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or not 1 <= workers <= MAX_WORKERS:
+        raise SimulationError(f"--workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
+    return int(workers)
 
 
 def combine(results: dict, n_comp: int, n_counters: int) -> ChunkResult:
@@ -250,26 +933,31 @@ def combine(results: dict, n_comp: int, n_counters: int) -> ChunkResult:
     return total
 
 
-def convergence_trace(results: dict, cost_units: int):
-    """Running RTP and its 95 % half-width after each job (key order): a DataFrame."""
-    import pandas as pd
-
-    rows = []
-    n = s = sq = 0
-    for key in sorted(results):
-        r = results[key]
-        n += int(r.totals[0])
-        s += int(r.totals[1])
-        sq += float(r.squares[0])
-        mean = s / n
-        var = max(sq / n - mean * mean, 0.0)
-        rows.append({"spins": n, "rtp": mean / cost_units, "ci95": 1.959963984540054 * (var / n) ** 0.5 / cost_units})
-    return pd.DataFrame(rows, columns=["spins", "rtp", "ci95"])
-
-
 def make_progress(total: int, enabled: bool, unit: str = "spin"):
     if not enabled:
         return None
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True, leave=False)
+
+
+def check_jackpot_stake(model: RoundModel) -> None:
+    """Refuse a stake at which one wager would feed a must-drop pot past its must-drop value."""
+    for tier in model.jackpots or ():
+        feed = model.stake * tier.pot_rate
+        room = tier.must_drop * (1 - tier.reseed_fraction)
+        if not feed <= room:
+            raise SimulationError(
+                f"stake {model.stake!r} is too large for the jackpot tier {tier.name!r}: one wager feeds {feed:.6g} to a pot "
+                f"that must drop by {tier.must_drop:g} (at most stake {room / tier.pot_rate:.6g})")
+
+
+def finite_positive(value, name: str) -> float:
+    """``value`` as a float if it is a finite number above 0, else a SimulationError naming ``name``."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise SimulationError(f"{name} must be a number, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(number) or number <= 0:
+        raise SimulationError(f"{name} must be a finite number above 0, got {value!r}")
+    return number

@@ -55,6 +55,13 @@ class JackpotRun:
     paid_squares: float  # sum over winning wagers of (amount / stake)^2
     largest: float  # largest single jackpot win, x total bet
     events: tuple = ()  # (wager number, tier, amount) when recorded
+    max_wins_per_wager: int = 0  # most jackpots paid on one wager (the rules allow 1)
+    deferred: int = 0  # tiers that crossed their drop point on a wager another tier won, paid on the next one
+
+    @property
+    def wins(self) -> int:
+        """Jackpots paid over the run (all tiers)."""
+        return sum(self.drops.values())
 
     @property
     def rtp(self) -> float:
@@ -75,7 +82,8 @@ def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Ge
     """Simulate the jackpot tiers over ``wagers`` wagers of ``stake`` (event by event).
 
     Every tier is first run through ``warmup_drops`` drops so its pot starts
-    in its long-run regime.
+    in its long-run regime.  A pot that restarts at or above its must-drop
+    value (one wager's feed larger than the gap) drops on the next wager.
     """
     if not tiers or wagers <= 0:
         return JackpotRun(wagers, stake, {}, {}, 0.0, 0.0)
@@ -85,13 +93,13 @@ def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Ge
     frac = np.array([t.reseed_fraction for t in tiers])
     # warm-up: start from a pot at the reseed of a mid-range payout and run some drops
     pot = frac * must * 0.75
-    drop_at = np.array([rng.uniform(pot[i], must[i]) for i in range(n)])
+    drop_at = np.array([rng.uniform(pot[i], max(pot[i], must[i])) for i in range(n)])
     for i in range(n):
         for _ in range(warmup_drops):
             steps = math.ceil((drop_at[i] - pot[i]) / per_wager[i])
             paid = pot[i] + steps * per_wager[i]
             pot[i] = frac[i] * paid
-            drop_at[i] = rng.uniform(pot[i], must[i])
+            drop_at[i] = rng.uniform(pot[i], max(pot[i], must[i]))
     # wager index at which each tier next crosses its drop point (1-based)
     nxt = np.array([max(1, math.ceil((drop_at[i] - pot[i]) / per_wager[i])) for i in range(n)], dtype=np.int64)
     base = np.zeros(n, dtype=np.int64)  # wager count at which pot[i] was last set
@@ -101,12 +109,17 @@ def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Ge
     squares = 0.0
     largest = 0.0
     events = []
+    last_wager, on_wager, most, deferred = 0, 0, 0, 0
     while True:
         w = int(nxt.min())
         if w > wagers:
             break
         due = [i for i in order if nxt[i] == w]
         winner = due[0]
+        on_wager = on_wager + 1 if w == last_wager else 1
+        last_wager = w
+        most = max(most, on_wager)
+        deferred += len(due) - 1
         amount = pot[winner] + (w - base[winner]) * per_wager[winner]
         drops[tiers[winner].name] += 1
         paid_total[tiers[winner].name] += amount
@@ -116,8 +129,8 @@ def simulate_jackpots(tiers: tuple, stake: float, wagers: int, rng: np.random.Ge
             events.append((w, tiers[winner].name, amount))
         pot[winner] = frac[winner] * amount
         base[winner] = w
-        drop_at[winner] = rng.uniform(pot[winner], must[winner])
+        drop_at[winner] = rng.uniform(pot[winner], max(pot[winner], must[winner]))
         nxt[winner] = w + max(1, math.ceil((drop_at[winner] - pot[winner]) / per_wager[winner]))
         for i in due[1:]:
             nxt[i] = w + 1  # crossed on the same wager: pays on the next one
-    return JackpotRun(wagers, stake, drops, paid_total, squares, largest, tuple(events))
+    return JackpotRun(wagers, stake, drops, paid_total, squares, largest, tuple(events), most, deferred)

@@ -36,6 +36,8 @@ from .rng import bounded, weighted_index
 PREFIX_BUDGET = 1 << 18  # window combinations in the base game's prefix table (a few MB: it stays in the CPU cache)
 FEATURE_PREFIX_BUDGET = 1 << 16  # the same for other modes: rarer, so they should not push the base tables out
 VIRTUAL_STOPS_MAX = 1 << 22  # weighted strips are expanded into virtual reels up to this size
+TABLE_BYTES_MAX = 1 << 29  # the compiled strip sets of one game mode (each worker holds a copy)
+PREFIX_LINES_MAX = 1 << 24  # prefix combinations x lines, all strip sets of a mode (the undecided lines are listed)
 
 ModeArrays = namedtuple(
     "ModeArrays",
@@ -72,17 +74,23 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         raise SimulationError(f"{game.name}: no strip set to compile")
     n_sets = len(strip_sets)
     n = game.reels
-    windows = [strip_set_windows(game, s) for s in strip_sets]
-    max_len = max(len(strip) for s in strip_sets for strip in s.reels)
-    max_win = max(len(w.weights) for ws in windows for w in ws)
-    max_rows = max(game.rows)
-    n_groups = len(game.scatters)
     max_total = max(strip.total_weight for s in strip_sets for strip in s.reels)
     if max_total > VIRTUAL_STOPS_MAX:
         raise SimulationError(
             f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator "
             f"expands weights into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops"
         )
+    max_len = max(len(strip) for s in strip_sets for strip in s.reels)
+    max_rows = max(game.rows)
+    n_groups = len(game.scatters)
+    # every table but the windows' is known from the strips: refuse before the windows are built
+    _check_table_bytes(game, strip_sets, {
+        "virtual stops (2 tables)": n_sets * n * max_total * 8,
+        "strip symbols": n_sets * n * max_len * 4,
+        "windows (symbols, counts, packed counts)": n_sets * n * max_len * (max_rows * 4 + n_groups * 8 + 8),
+    })
+    windows = [strip_set_windows(game, s) for s in strip_sets]
+    max_win = max(len(w.weights) for ws in windows for w in ws)
     length = np.zeros((n_sets, n), dtype=np.int64)
     symbols = np.zeros((n_sets, n, max_len), dtype=np.int32)
     total_weight = np.zeros((n_sets, n), dtype=np.int64)
@@ -106,8 +114,11 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
             win_sym[k, i, : len(win.weights), : game.rows[i]] = win.symbols
             win_cnt[k, i, : len(win.weights)] = win.counts
         reels_in_prefix, size = 0, 1
+        # the undecided lines of every prefix combination are listed: keep combinations x lines bounded
+        # (fewer prefix reels only make spins finish more lines themselves: the pays are the same)
+        limit = min(prefix_budget, PREFIX_LINES_MAX // max(1, len(lines.rows) * n_sets))
         if with_prefix:
-            while reels_in_prefix < n - 1 and size * n_windows[k, reels_in_prefix] <= prefix_budget:
+            while reels_in_prefix < n - 1 and size * n_windows[k, reels_in_prefix] <= limit:
                 size *= int(n_windows[k, reels_in_prefix])
                 reels_in_prefix += 1
         mult = np.zeros(n, dtype=np.int64)
@@ -131,8 +142,11 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         pre_info[k, : len(ptr), 1] = ptr
         k_reels = prefixes[k][0]
         shift = row_bits * (n - k_reels)
-        if len(state) and int(state.max()) >= 1 << (31 - shift):
-            raise SimulationError(f"{game.name}: too many line states for the simulator's packed tables")
+        if len(state) and (shift >= 31 or int(state.max()) >= 1 << (31 - shift)):
+            raise SimulationError(
+                f"{game.name}: strip set {strip_sets[k].name!r}: undecided lines need automaton state {int(state.max()):,} "
+                f"and {n - k_reels} rows of {row_bits} bits packed in 31 bits ({max(game.rows)} rows, {n} reels): too many "
+                "line states or rows for the simulator's packed tables")
         packed = state.astype(np.int64) << shift
         for i in range(k_reels, n):
             packed |= lines.rows[line, i] << (row_bits * (i - k_reels))
@@ -162,6 +176,19 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         pre_live=pre_live,
         row_bits=np.int64(row_bits),
     )
+
+
+def _check_table_bytes(game: Game, strip_sets: list, sizes: dict) -> None:
+    """Raise :class:`~workbench.errors.SimulationError` when the tables in ``sizes`` (name -> bytes)
+    exceed :data:`TABLE_BYTES_MAX` together, naming the largest."""
+    total = sum(sizes.values())
+    if total > TABLE_BYTES_MAX:
+        name, size = max(sizes.items(), key=lambda kv: kv[1])
+        sets = ", ".join(repr(s.name) for s in strip_sets[:4]) + (", ..." if len(strip_sets) > 4 else "")
+        raise SimulationError(
+            f"{game.name}: the simulator's tables of strip sets {sets} need {total:,} bytes, over the budget of "
+            f"{TABLE_BYTES_MAX:,} (largest: {name}, {size:,} bytes)"
+        )
 
 
 def table_arrays(game: Game, name: str, *fields: str) -> tuple[np.ndarray, list]:

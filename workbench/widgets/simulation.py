@@ -95,8 +95,11 @@ class SimulationPanel:
         return self._game if self._game is not None else load_game(self.game_box.value.strip())
 
     def chunk_size(self) -> int:
-        """Spins per chunk: one trace point each."""
-        return max(1000, math.ceil(int(self.spins.value) / max(int(self.points.value), 1)))
+        """Spins per chunk: one trace point each (a whole number of the simulator's blocks above one block)."""
+        from ..simulate.engine import SIMULATE_BLOCK
+
+        size = max(1000, math.ceil(int(self.spins.value) / max(int(self.points.value), 1)))
+        return size if size < SIMULATE_BLOCK else size // SIMULATE_BLOCK * SIMULATE_BLOCK
 
     def run(self) -> None:
         """Simulate ``spins`` rounds and show RTP ± 95 % CI, components and the convergence funnel."""

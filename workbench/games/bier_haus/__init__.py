@@ -28,10 +28,19 @@ Rules (see docs/games/bier_haus_oktober_fest.md for each rule's reading and test
 
 from __future__ import annotations
 
+import math
+
 from ...model.params import Param
 from ...registry import RoundTemplate
 
 MAX_MUGS = 8  # most Bigger Mugs one spin can drop
+# bounds that keep every value inside the compiled round's 64-bit integers (see check_features)
+MAX_TABLE_COUNT = 1_000  # reels, mugs, size, wilds of one random-feature table entry
+MAX_SPINS = 10_000  # free spins of one award; meter spins of one wheel segment
+MAX_CASH = 10**9  # a wheel cash prize, x bet multiplier
+MAX_CAP_TOTAL_BETS = 10**9  # max_win / reference_stake
+MAX_MUST_DROP = 10**9  # a jackpot's must-drop value, currency
+MIN_POT_RATE = 1e-6  # a jackpot fed less would take more wagers to drop than 64-bit counts hold
 
 FEATURES = {
     "wild_symbol": Param("symbol", "the WILD symbol (beer); beer reels, mugs, persisting and Hans wilds become it"),
@@ -74,8 +83,10 @@ def check_features(features: dict, report, refs: dict) -> None:
                 report(("tables", name, "entries", i), f"entry needs {field!r}")
             elif choices and entry[field] not in choices:
                 report(("tables", name, "entries", i), f"{field} must be one of {', '.join(choices)}, got {entry[field]!r}")
-            elif not choices and (not isinstance(entry[field], int) or entry[field] < 1):
+            elif not choices and (not _whole(entry[field]) or entry[field] < 1):
                 report(("tables", name, "entries", i), f"{field} must be a whole number >= 1")
+            elif not choices and entry[field] > MAX_TABLE_COUNT:
+                report(("tables", name, "entries", i), f"{field} {entry[field]} is too large: at most {MAX_TABLE_COUNT:,}")
     for i, entry in enumerate(tables[features["hans_wilds"]].entries):
         if isinstance(entry.get("wilds"), int) and entry["wilds"] > 10:
             report(("tables", features["hans_wilds"], "entries", i), "a Hans Spin adds at most 10 Hans Wilds")
@@ -87,6 +98,10 @@ def check_features(features: dict, report, refs: dict) -> None:
         elif award != "mugs_and_hans" and (not _whole(entry.get("value")) or entry["value"] < 1):
             unit = " (x bet multiplier)" if award == "cash" else ""
             report(("tables", wheel, "entries", i), f"a {award} award needs a value that is a whole number >= 1{unit}")
+        elif award == "cash" and entry["value"] > MAX_CASH:
+            report(("tables", wheel, "entries", i), f"a cash award of {entry['value']} is too large: at most {MAX_CASH:,} x bet multiplier")
+        elif award in ("mugs", "hans", "free_spins") and entry["value"] > MAX_SPINS:
+            report(("tables", wheel, "entries", i), f"a {award} award of {entry['value']} spins is too large: at most {MAX_SPINS:,}")
     if not any(e.get("award") != "cash" and w > 0 for e, w in zip(tables[wheel].entries, tables[wheel].weights)):
         report(("tables", wheel), "the wheel needs at least one segment with weight that is not a cash prize (cash spins again)")
     for i, entry in enumerate(tables[features["mug_count"]].entries):
@@ -106,8 +121,13 @@ def check_features(features: dict, report, refs: dict) -> None:
     for k, v in award.items():
         if not _whole(v):
             report(("features", "free_spins_award"), f"free spins for {k} Heidis must be a whole number, got {v!r}")
+        elif v > MAX_SPINS:
+            report(("features", "free_spins_award"), f"{v} free spins for {k} Heidis is too many: at most {MAX_SPINS:,}")
     if features["reference_stake"] <= 0:
         report(("features", "reference_stake"), "the reference stake must be above 0 (currency)")
+    elif features["max_win"] / features["reference_stake"] > MAX_CAP_TOTAL_BETS:
+        report(("features", "max_win"), f"max_win {features['max_win']} at the reference stake {features['reference_stake']} is "
+                                         f"{features['max_win'] / features['reference_stake']:.3g} total bets: at most {MAX_CAP_TOTAL_BETS:,}")
     if award.get(trigger, 0) < 1 and not any(k <= trigger and v >= 1 for k, v in award.items()):
         report(("features", "free_spins_award"), f"a trigger of {trigger} Heidis (trigger_count) would award no free spins")
     if any(k < trigger for k in award):
@@ -128,8 +148,13 @@ def check_features(features: dict, report, refs: dict) -> None:
                 report(("features", "jackpots", i, field), "must be a number")
             elif field == "must_drop" and value <= 0:
                 report(("features", "jackpots", i, field), "must be above 0 (currency)")
+            elif field == "must_drop" and not (math.isfinite(value) and value <= MAX_MUST_DROP):
+                report(("features", "jackpots", i, field), f"must be at most {MAX_MUST_DROP:,} (currency), got {value}")
             elif field in ("pot_rate", "reseed_rate") and not 0 <= value < 1:
                 report(("features", "jackpots", i, field), "must be a fraction of each stake in [0, 1)")
+            elif field == "pot_rate" and value < MIN_POT_RATE:
+                report(("features", "jackpots", i, field), f"must be at least {MIN_POT_RATE:g}: a pot fed {value} of each stake "
+                                                           "would (almost) never reach its must-drop value")
             elif field == "reseed_fraction" and not 0 <= value < 1:
                 report(("features", "jackpots", i, field), "must be in [0, 1): the reseed as a fraction of must_drop")
 

@@ -65,6 +65,12 @@ FEATURES = {
 }
 
 
+# bounds that keep every amount inside the compiled round's 64-bit integers (see check_features)
+MAX_VALUE = 10**9  # a wheel value (x line bet), a cash prize or the Frenzy total (x total bet)
+MAX_MULTIPLIER = 10**6  # a free-spins multiplier
+MAX_SPINS = 10_000  # free spins of one Super 10 award
+
+
 def check_features(features: dict, report, refs: dict) -> None:
     """Cross-checks of the feature parameters beyond their types.
 
@@ -93,6 +99,8 @@ def check_features(features: dict, report, refs: dict) -> None:
     for i, entry in enumerate(tables[wheel].entries):
         if "value" in entry and not whole(entry["value"], 0):
             report(("tables", wheel, "entries", i, "value"), f"value must be a whole number >= 0 (x line bet), got {entry['value']!r}")
+        elif "value" in entry and entry["value"] > MAX_VALUE:
+            report(("tables", wheel, "entries", i, "value"), f"value {entry['value']} is too large: at most {MAX_VALUE:,} x line bet")
     bonus = features["bonus_table"]
     for i, entry in enumerate(tables[bonus].entries):
         if "spins" in entry and not whole(entry["spins"], 1):
@@ -101,6 +109,8 @@ def check_features(features: dict, report, refs: dict) -> None:
             report(("tables", bonus, "entries", i, "spins"), f"{entry['spins']} spins is more than max_free_spins = {features['max_free_spins']}")
         if "multiplier" in entry and not whole(entry["multiplier"], 1):
             report(("tables", bonus, "entries", i, "multiplier"), f"multiplier must be a whole number >= 1, got {entry['multiplier']!r}")
+        elif "multiplier" in entry and entry["multiplier"] > MAX_MULTIPLIER:
+            report(("tables", bonus, "entries", i, "multiplier"), f"multiplier {entry['multiplier']} is too large: at most {MAX_MULTIPLIER:,}")
     for i, entry in enumerate(tables[features["super10_table"]].entries):
         award = entry.get("award")
         if award not in ("cash", "frenzy", "free_spins"):
@@ -109,16 +119,25 @@ def check_features(features: dict, report, refs: dict) -> None:
             report(("tables", features["super10_table"], "entries", i), "a cash award needs value (x total bet)")
         elif award == "cash" and not number(entry["value"], 0):
             report(("tables", features["super10_table"], "entries", i, "value"), f"value must be a number >= 0 (x total bet), got {entry['value']!r}")
+        elif award == "cash" and entry["value"] > MAX_VALUE:
+            report(("tables", features["super10_table"], "entries", i, "value"), f"value {entry['value']} is too large: at most {MAX_VALUE:,} x total bet")
         elif award == "free_spins" and "spins" not in entry:
             report(("tables", features["super10_table"], "entries", i), "a free_spins award needs spins")
         elif award == "free_spins" and not whole(entry["spins"], 1):
             report(("tables", features["super10_table"], "entries", i, "spins"), f"spins must be a whole number >= 1, got {entry['spins']!r}")
+        elif award == "free_spins" and entry["spins"] > MAX_SPINS:
+            report(("tables", features["super10_table"], "entries", i, "spins"), f"{entry['spins']} spins is too many: at most {MAX_SPINS:,}")
     frenzy = tables[features["frenzy_table"]]
     for i, entry in enumerate(frenzy.entries):
         if entry.get("colour") not in ("red", "green"):
             report(("tables", features["frenzy_table"], "entries", i), "colour must be red or green")
         elif "multiplier" in entry and not number(entry["multiplier"], 0):
             report(("tables", features["frenzy_table"], "entries", i, "multiplier"), f"multiplier must be a number >= 0, got {entry['multiplier']!r}")
+        elif "multiplier" in entry and entry["multiplier"] + features["frenzy_limit"] > MAX_VALUE:
+            # the wheel stops once its total passes frenzy_limit: the total is at most the limit plus one multiplier
+            report(("tables", features["frenzy_table"], "entries", i, "multiplier"),
+                   f"multiplier {entry['multiplier']} with frenzy_limit {features['frenzy_limit']} lets the Frenzy total pass "
+                   f"{MAX_VALUE:,} x total bet")
     for colour in ("red", "green"):
         # a choice that always matches and never adds would spin forever
         drawn = [e for e, w in zip(frenzy.entries, frenzy.weights) if w > 0]
