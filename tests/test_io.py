@@ -248,3 +248,11 @@ def test_cli_validate_exit_codes_and_messages(tmp_path):
 def test_cli_reports_unknown_game_without_traceback():
     res = subprocess.run([sys.executable, "-m", "workbench.cli", "par", "no_such_game"], capture_output=True, text=True)
     assert res.returncode == 2 and "no_such_game" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_name_too_long_for_the_file_system_is_a_clear_error():
+    from workbench.errors import GameNotFoundError
+
+    with pytest.raises(GameNotFoundError, match="not a usable path") as caught:
+        load_game("x" * 5000)
+    assert "5,000 characters" in str(caught.value) and len(str(caught.value)) < 400

@@ -40,13 +40,17 @@ def shipped_games() -> list[str]:
 def resolve_game_path(game: str | os.PathLike) -> Path:
     """A path to an existing reelset file, or the name of a shipped one."""
     path = Path(game)
-    if path.exists():
-        return path
-    candidate = reelsets_dir() / f"{game}{REELSET_SUFFIX}"
-    if candidate.exists():
-        return candidate
+    shown = str(game) if len(str(game)) <= 200 else f"{str(game)[:200]}... ({len(str(game)):,} characters)"
+    try:
+        if path.exists():
+            return path
+        candidate = reelsets_dir() / f"{game}{REELSET_SUFFIX}"
+        if candidate.exists():
+            return candidate
+    except OSError as exc:  # e.g. a name longer than the file system allows
+        raise GameNotFoundError(f"{shown}: not a usable path ({exc.strerror or exc})") from None
     known = ", ".join(shipped_games()) or "none"
-    raise GameNotFoundError(f"{game}: no such file, and not a shipped reelset (shipped: {known})")
+    raise GameNotFoundError(f"{shown}: no such file, and not a shipped reelset (shipped: {known})")
 
 
 def load_game(game: str | os.PathLike) -> Game:
