@@ -1,6 +1,6 @@
 """Fuzzing the reelset loader: many hostile mutants of the shipped files, each refused clearly or usable.
 
-Runs the generator of ``tests/test_io_fuzz.py`` (the CI test runs 1,200 cases)
+Runs the generator of ``tests/test_io_fuzz.py`` (the CI test runs 1,000 cases)
 on ``--cases`` cases: every case must end in a valid game or a ``ReelsetError``
 whose problems all name the file, within 2 s of CPU; the PAR sheet (and, for
 games with features, the simulator's round model) of a sample of the accepted

@@ -43,7 +43,7 @@ from workbench.io.toml import MAX_FILE_BYTES, MAX_FILE_ITEMS, MAX_FILE_LINES
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "reelsets").glob("*.toml")) + sorted((ROOT / "reelsets" / "examples").glob("*.toml"))
 SEED = 20150
-CASES = 1200  # mutation cases in CI (benchmarks/bench_fuzz.py runs 100,000)
+CASES = 1000  # mutation cases in CI (benchmarks/bench_fuzz.py runs 100,000)
 PAR_SAMPLE = 20  # accepted mutants whose PAR sheet is computed
 MODEL_SAMPLE = 6  # accepted mutants of games with features whose simulator round model is built
 CASE_SECONDS = 2.0  # each case, load and validate, at most (CPU time)
