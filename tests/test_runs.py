@@ -19,7 +19,8 @@ from workbench import cli  # light: this module is imported by spawned worker pr
 from workbench.errors import SimulationError
 
 SIMULATE_BLOCK = cli.SIMULATE_BLOCK  # = engine.SIMULATE_BLOCK (tests/test_cli_hostile.py checks it)
-SPINS = 40 * SIMULATE_BLOCK + 12_345  # classic_tens: about 5 s on one worker, a short last block
+SPINS = 160 * SIMULATE_BLOCK + 12_345  # classic_tens: 8-20 s on one worker (so a signal sent once the checkpoint
+# shows progress always lands mid-run, even on an idle machine), a short last block
 SEED = 3
 TIMING = ("elapsed_seconds", "spins_per_second")
 
@@ -102,6 +103,7 @@ def test_a_stopped_run_prints_its_partial_result_saves_every_block_and_resumes_e
     checkpoint = tmp_path / "run.ckpt"
     proc = _start("--checkpoint", str(checkpoint))
     _wait_for_progress(proc, checkpoint)
+    assert proc.poll() is None, "the run ended before it could be stopped: make SPINS larger"
     sent = time.monotonic()
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=30)

@@ -153,15 +153,6 @@ def _cannot_write(path, reason: str) -> WorkbenchError:
     return WorkbenchError(f"cannot write {path}: {reason}")
 
 
-def _missing_folder_reason(folder: Path) -> str:
-    top = folder
-    while not top.parent.exists() and top.parent != top:
-        top = top.parent
-    if top.parent.exists() and not top.parent.is_dir():
-        return f"{top.parent} is not a folder"
-    return f"the folder {folder} does not exist"
-
-
 def _probe_folder(path, folder: Path) -> None:
     import tempfile
 
@@ -189,7 +180,9 @@ def check_output_file(path: str) -> None:
         raise _cannot_write(path, "is not a regular file")
     folder = Path(os.path.realpath(p)).parent if st is not None else p.parent
     if not folder.exists():
-        raise _cannot_write(path, _missing_folder_reason(folder))
+        from .io.atomic import missing_folder_reason
+
+        raise _cannot_write(path, missing_folder_reason(folder))
     if not folder.is_dir():
         raise _cannot_write(path, f"{folder} is not a folder")
     _probe_folder(path, folder)

@@ -373,3 +373,15 @@ def atomic_write_text(path: str | os.PathLike, text: str, *, lock_timeout: float
     naming the file and the reason if it cannot be written.
     """
     return write_file_atomic(path, text.encode("utf-8"), lock_timeout=lock_timeout)
+
+
+def missing_folder_reason(folder: str | os.PathLike) -> str:
+    """Why ``folder`` (which does not exist) cannot hold a new file: the first ancestor
+    that exists but is not a folder (``/dev/null/x``), or simply that it does not exist."""
+    folder = Path(folder)
+    top = folder
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    if top.parent.exists() and not top.parent.is_dir():
+        return f"{top.parent} is not a folder"
+    return f"the folder {folder} does not exist"

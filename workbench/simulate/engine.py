@@ -51,6 +51,7 @@ import numpy as np
 from .. import registry
 from ..errors import SimulationError, WorkbenchError
 from ..io import atomic_write_text, loads_game
+from ..io.atomic import missing_folder_reason
 from ..model import Game
 from .chunks import ChunkResult, play_chunk
 from .model import RoundModel
@@ -537,12 +538,7 @@ def writable_file_problem(path: str | os.PathLike) -> str | None:
             return "is not a regular file"
     folder = Path(os.path.realpath(p)).parent if st is not None else (p.parent if str(p.parent) else Path("."))
     if not folder.exists():
-        missing = folder
-        while not missing.parent.exists() and missing.parent != missing:
-            missing = missing.parent
-        if missing.parent.exists() and not missing.parent.is_dir():
-            return f"{missing.parent} is not a folder"
-        return f"the folder {folder} does not exist"
+        return missing_folder_reason(folder)
     if not folder.is_dir():
         return f"{folder} is not a folder"
     try:
