@@ -12,15 +12,16 @@ import pytest
 from workbench import reference
 from workbench.exact import pay_scale, strip_set_windows
 from workbench.exact.par import analyse_strip_set
-from workbench.io import load_game, loads_game, reelsets_dir, shipped_games
+from workbench.io import example_games, load_game, loads_game, reelsets_dir, shipped_games
 from workbench.pays.lines import line_arrays, line_automaton
 from workbench.pays.scatter import scatter_arrays
 from workbench.simulate.kernel import compile_strip_sets, count_groups, line_pay_windows
 
-SHIPPED = shipped_games()
+SHIPPED = shipped_games() + example_games()  # the gallery too: every general test runs over it
 # capabilities, read from the files themselves so a new reelset is tested for what it has
 TABLE_GAMES = [g for g in SHIPPED if load_game(g).tables]
 TALL_GAMES = [g for g in SHIPPED if any(s.height > 1 for s in load_game(g).symbols.values())]
+LINE_GAMES = [g for g in SHIPPED if load_game(g).pays.is_lines]
 
 
 def _problems(text, name="mem.toml"):
@@ -84,7 +85,7 @@ def test_a_tall_symbol_cut_in_half_is_reported(name):
     assert any(f"tall symbol {tall.name}" in p.message and "broken" in p.message for p in _problems(bad))
 
 
-@pytest.mark.parametrize("name", SHIPPED)
+@pytest.mark.parametrize("name", LINE_GAMES)
 def test_compiled_screens_pay_as_the_reference_evaluator(name):
     """Random screens of every strip set: line pays and scatter counts of the simulator's
     compiled tables equal the slow reference evaluator's."""

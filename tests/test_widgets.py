@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from workbench import load_game, par, validate_file
-from workbench.io import reelsets_dir, render_text
+from workbench.io import example_games, reelsets_dir, render_text
 from workbench.widgets import EditSession, SimulationPanel, StripEditor, TableWeightsEditor, rebase, table_ev
 
 WHEEL = """
@@ -387,3 +387,24 @@ def test_simulation_panel_reports_a_bad_game():
     panel.run()
     assert panel.result is None
     assert "no_such_reelset_xyz" in panel.status.value and panel.progress.bar_style == "danger"
+
+
+@pytest.mark.parametrize("name", example_games())
+def test_strip_editor_edits_every_gallery_game(name, tmp_path):
+    """Ways, pay-anywhere, both-ways, grouped and multiplier games: the editor shows the exact PAR of
+    the file, an inserted stop moves it to the exact PAR of the edited game, and saving keeps it valid."""
+    path = tmp_path / Path(name).name
+    path = path.with_suffix(".toml")
+    shutil.copyfile(reelsets_dir() / f"{name}.toml", path)
+    editor = StripEditor(path)
+    game = load_game(path)
+    assert rtp_text(editor) == f"{100 * par(game, full_cycle=False).rtp:.4f} %"
+    assert f"RTP {game.pays.rule}" in editor.summary.value
+    editor.tools.reel.value = 2
+    editor.tools.stop.value = 1
+    editor.tools.symbol.value = next(s for s in game.paytable if s in game.symbols and game.symbols[s].kind == "regular")
+    editor.tools.insert_button.click()
+    assert rtp_text(editor) == f"{100 * par(editor.session.game, full_cycle=False).rtp:.4f} %"
+    editor.save_button.click()
+    assert validate_file(path) == []
+    assert par(load_game(path), full_cycle=False).rtp == par(editor.session.game, full_cycle=False).rtp

@@ -254,16 +254,16 @@ def cmd_validate(args) -> int:
 
 
 def _games(args) -> list[str]:
-    from .io import shipped_games
+    from .io import example_games, shipped_games
 
     if getattr(args, "all", False):
-        return shipped_games()
+        return shipped_games() + example_games()
     if not args.game:
         raise WorkbenchError("name a GAME (a reelset path or shipped name) or use --all")
     return [args.game]
 
 
-def render_par_text(sheet) -> str:
+def render_par_text(sheet, z: float | None = None) -> str:
     import pandas as pd
 
     with pd.option_context("display.width", 140, "display.max_columns", 20, "display.max_rows", 500, "display.max_colwidth", None,
@@ -276,15 +276,51 @@ def render_par_text(sheet) -> str:
             "Symbol counts",
             sheet.symbol_counts.to_string(),
             "",
-            "Line combinations (pay x line bet; hits over the full cycle, all lines; rtp x total bet)",
+            _combinations_heading(sheet),
             sheet.combinations.to_string(index=False),
         ]
         if len(sheet.scatter_pays):
             parts += ["", "Scatter pays", sheet.scatter_pays.to_string(index=False)]
         if len(sheet.triggers):
             parts += ["", "Feature triggers", sheet.triggers.to_string(index=False)]
-        parts += ["", "Prize structure (x total bet)", sheet.prize_structure.to_string(index=False), ""]
+        parts += ["", "Prize structure (x total bet)", sheet.prize_structure.to_string(index=False)]
+        parts += ["", *par_conventions_lines(sheet, z)]
+        awards = sheet.awards
+        basis = "each distinct spin win, exact over the full cycle" if sheet.distribution is not None else \
+            "each single award on its own (no full-cycle distribution)"
+        if len(awards) <= AWARD_ROWS_SHOWN:
+            parts += ["", f"Awards by value (x total bet; {basis})", awards.to_string(index=False)]
+        else:
+            parts += ["", f"Awards by value: {len(awards):,} distinct values ({basis}); the .xlsx workbook (--xlsx) lists them all"]
+        parts.append("")
     return "\n".join(parts)
+
+
+AWARD_ROWS_SHOWN = 60  # the awards-by-value table is printed when it has at most this many rows
+
+
+def _combinations_heading(sheet) -> str:
+    unit = {"line_bet": "x line bet", "total_bet": "x total bet", "bet_multiplier": "x bet multiplier"}[sheet.game.bet.line_pay_unit]
+    rule = sheet.game.pays.rule
+    if rule == "ways":
+        return f"Ways combinations (pay {unit} per way; hits: screens paying it, over the full cycle; rtp x total bet)"
+    if rule == "scatter_pays":
+        return f"Pay-anywhere combinations (pay {unit}; count = symbols anywhere on the screen; rtp x total bet)"
+    direction = {"left_to_right": "", "right_to_left": ", read right to left", "both_ways": ", both ways"}[sheet.game.pays.direction]
+    return f"Line combinations (pay {unit}; hits over the full cycle, all lines{direction}; rtp x total bet)"
+
+
+def par_conventions_lines(sheet, z: float | None = None) -> list[str]:
+    """The figures labs print under other conventions, each labelled."""
+    z_printed = 1.65 if z is None else z
+    how = "as printed on many sheets" if z is None else "given with --z"
+    rows = [
+        ("hit frequency, whole spin (a spin with any win)", f"{100 * sheet.hit_frequency:9.4f} %"),
+        ("hit frequency, PAR-sheet (each line, ways or scatter win is a hit)", f"{100 * sheet.par_hit_frequency:9.4f} %"),
+        ("volatility index, z = 1.6449 (exact, 90 %)", f"{sheet.volatility_index(0.90):9.4f}"),
+        (f"volatility index, z = {z_printed:g} ({how})", f"{sheet.volatility_index(z=z_printed):9.4f}"),
+    ]
+    return ["PAR-sheet conventions (base game, x total bet)", *(f"  {label:<68s}{value}" for label, value in rows)]
 
 
 def cmd_par(args) -> int:
@@ -307,7 +343,7 @@ def cmd_par(args) -> int:
         if args.json:
             results.append(sheet.to_dict())
         else:
-            print(render_par_text(sheet))
+            print(render_par_text(sheet, args.z))
     if args.json:
         print_json(results[0] if len(results) == 1 else results)
     return EXIT_OK
@@ -430,7 +466,7 @@ def cmd_warm(args) -> int:
     for name in _games(args):
         start = time.perf_counter()
         game = load_game(name)
-        par(game)
+        par(game, full_cycle="auto" if game.pays.is_lines and game.pays.direction == "left_to_right" else False)
         simulate(game, 1000, seed=0)
         print(f"{name}: compiled code cached ({time.perf_counter() - start:.1f} s)")
     return EXIT_OK
@@ -451,7 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("par", help="exact PAR sheet of a game's base game")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
-    p.add_argument("--all", action="store_true", help="every shipped reelset")
+    p.add_argument("--all", action="store_true", help="every shipped reelset, the gallery (reelsets/examples/) included")
     p.add_argument("--mode", default="base", help="strip-set mode to analyse (default: base)")
     p.add_argument("--json", action="store_true", help="print a JSON object instead of tables")
     p.add_argument("--xlsx", metavar="OUT", type=path_text,
@@ -459,6 +495,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-cycle", action="store_true", help="skip the full-cycle distribution")
     p.add_argument("--budget", type=whole_number(1, 2**63 - 1), default=2_000_000_000,
                    help="max window combinations for the full cycle (at least 1; default 2,000,000,000)")
+    p.add_argument("--z", type=positive_number, default=None,
+                   help="z of the printed volatility index beside the exact 90 %% one (default 1.65, as many PAR sheets print)")
     p.set_defaults(func=cmd_par)
 
     p = sub.add_parser("simulate", help="simulate complete rounds end to end")
@@ -513,7 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("warm", help="compile and cache the code a game needs (make does this for the shipped games)")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
-    p.add_argument("--all", action="store_true", help="every shipped reelset")
+    p.add_argument("--all", action="store_true", help="every shipped reelset, the gallery (reelsets/examples/) included")
     p.set_defaults(func=cmd_warm)
 
     p = sub.add_parser("list", help="list the shipped games")

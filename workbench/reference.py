@@ -1,19 +1,103 @@
 """A deliberately slow, obviously correct evaluator of single screens.
 
-It exists only to check the fast exact engine and the simulator: plain
-Python, written straight from the rules, sharing no code with them.
+It exists only to check the fast exact engines and the simulator: plain
+Python, written straight from the rules, sharing no code with them (it
+imports :mod:`workbench.model` only).  Every win is built by looking at the
+screen cell by cell; ways are enumerated one by one, never counted by a
+formula.
 
-Rules implemented (as in docs/reelset-format.md):
-- a reel stopped at ``stop`` shows strip positions stop, stop+1, ... (top row
-  first), wrapping around the strip;
-- on a payline, the run of symbol ``x`` is the number of leading reels showing
-  ``x`` or a wild that substitutes for ``x``; the combination is ``x`` with the
-  largest paytable count not above the run; the line pays its best combination
-  (highest pay, then more symbols, then the symbol listed first);
-- a tall symbol instance occupies ``height`` consecutive stops; runs of a tall
-  symbol are cut into instances from the run's first stop; a scatter group
-  counts instances that are partly (or, for "full", wholly) in the window,
-  anywhere or only on adjacent reels from reel 1.
+Screens
+-------
+- A reel stopped at ``stop`` shows strip positions stop, stop+1, ... (top row
+  first), wrapping around the strip.  It shows ``game.rows[i]`` rows, or, in a
+  ways game with ``game.heights``, the ``h`` rows drawn for it this spin
+  (stops stop..stop+h-1).
+- Pays are in the line pay unit (``game.bet.line_pay_unit``) and become
+  credits per bet multiplier with ``game.bet.credits``.
+
+Matching (lines and ways)
+-------------------------
+A *target* is a paytable entry: a symbol (regular or wild) or a group
+(``game.groups``).  A shown symbol matches
+- a regular target ``x``: if it is ``x`` or a wild whose ``substitutes``
+  contain ``x``;
+- a group target: if it is a member, or a wild substituting for at least one
+  member;
+- a wild target ``w``: only if it is ``w`` itself (a wild's own run counts
+  only that wild).
+A target's *combination* for a run ``r`` is ``(target, k)``, ``k`` the largest
+listed count not above ``r`` with a pay > 0 (none: no win).
+
+Multipliers
+-----------
+Multiplier wilds are wilds with ``Symbol.multiplier > 1``.  The multiplier
+``M`` of a win (a line's first ``k`` symbols, or one way through reels 1..k):
+- ``combine = "product"``: the product of the multipliers of the wilds in it
+  (plain symbols and plain wilds count 1);
+- ``combine = "sum"``: the sum of the multipliers of the multiplier wilds in
+  it, or 1 if it holds none.
+A win of a wild target (the wild's own paytable entry) has ``M = 1`` unless
+``multiply_wild_only`` is true.  A win of a regular target or group made
+only of wilds is a win of that target: it is multiplied.
+
+Rule "lines"
+------------
+- left_to_right: every target's run is the number of leading symbols of the
+  line matching it; its candidate is ``(t, k)`` paying ``pay(t, k) x M``.  The
+  line pays its best candidate: the highest multiplied pay, then more symbols,
+  then a symbol before a group, then file order (symbols in ``[symbols]``
+  order, then groups in ``[groups]`` order).
+- right_to_left: the same, reading the line from the last reel to the first.
+- both_ways: the best left_to_right win plus the best right_to_left win;
+  when both are the same full-length combination (count == reels) it is paid
+  once.
+- The spin pays the sum over all paylines.
+
+Rule "ways"
+-----------
+For every paying target ``t`` (symbols and groups, wilds included),
+independently of the others: its run ``r`` is the number of leading reels
+(from reel 1) showing at least one cell matching ``t``; ``k`` as above; if
+``k > 0`` it pays ``pay(t, k) x W``, where ``W`` is the sum, over every way
+through reels 1..k (one matching cell per reel), of the way's multiplier ``M``
+(so without multiplier wilds ``W`` is the plain number of ways, the product of
+the matching cells per reel).  A wild cell counts for every target it
+substitutes for.  Each visible cell is one position (a tall symbol's visible
+rows are separate positions).
+
+Rule "scatter_pays"
+-------------------
+For every paytable symbol ``x``: its count is the number of visible cells
+showing ``x`` anywhere on the screen; it pays ``pay_for_count(paytable[x],
+count)`` (the band of the largest listed count not above the count; none
+below the lowest).  No wilds, no groups.
+
+Scatter groups ([scatters.*])
+-----------------------------
+Added to every rule.  A tall symbol instance occupies ``height`` consecutive
+stops; runs of a tall symbol are cut into instances from the run's first
+stop; a group counts instances that are partly (or, for "full", wholly) in
+the window (the reel's rows this spin), anywhere or only on adjacent reels
+from reel 1; it pays ``group.pay(count)`` in ``group.unit``.
+
+Records
+-------
+A win is a :class:`Win` ``(target, count, multiplier, pay, side, line)``:
+``pay`` is the paytable pay ``pay(target, count)`` unmultiplied (line pay
+unit), ``multiplier`` is ``M`` for lines, ``W`` (ways weighted by their
+multipliers) for ways, 1 for scatter_pays; the amount paid is ``pay x
+multiplier`` (:attr:`Win.paid`).  ``count`` is the listed count paid (for
+scatter_pays the band, the symbol's real count is in ``symbol_counts``).
+``side`` is "" for left_to_right lines, ways and scatter_pays, "right" for
+right_to_left lines, "left"/"right" for the two sides of a both_ways line (a
+full-length win paid once is "left").  ``line`` is the payline index (lines)
+or None.
+
+Cycle
+-----
+:func:`enumerate_cycle` visits every stop combination; in a ways game with
+heights, every (height, stop) pair of every reel, weighing height weight x
+stop weight (a reel without heights shows its ``rows`` with weight 1).
 """
 
 from __future__ import annotations
@@ -21,8 +105,27 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from typing import NamedTuple
 
 from .model import Game, StripSet
+
+
+class Win(NamedTuple):
+    """One win: ``pay`` (unmultiplied, line pay unit) x ``multiplier`` is what it pays."""
+
+    target: str
+    count: int
+    multiplier: int
+    pay: Fraction
+    side: str = ""
+    line: int | None = None
+
+    @property
+    def paid(self) -> Fraction:
+        return Fraction(self.pay) * self.multiplier
+
+
+# -- screens ----------------------------------------------------------------
 
 
 def window(strip_symbols: tuple, stop: int, rows: int) -> list[str]:
@@ -30,9 +133,14 @@ def window(strip_symbols: tuple, stop: int, rows: int) -> list[str]:
     return [strip_symbols[(stop + r) % n] for r in range(rows)]
 
 
-def screen(game: Game, strip_set: StripSet, stops: tuple) -> list[list[str]]:
-    """Symbols shown, as a list of reels, each top row first."""
-    return [window(strip.symbols, stops[i], game.rows[i]) for i, strip in enumerate(strip_set.reels)]
+def _rows(game: Game, heights) -> list[int]:
+    return list(game.rows) if heights is None else [int(h) for h in heights]
+
+
+def screen(game: Game, strip_set: StripSet, stops: tuple, heights=None) -> list[list[str]]:
+    """Symbols shown, as a list of reels, each top row first (``heights``: rows per reel)."""
+    rows = _rows(game, heights)
+    return [window(strip.symbols, stops[i], rows[i]) for i, strip in enumerate(strip_set.reels)]
 
 
 def _substitutes(game: Game, shown: str, target: str) -> bool:
@@ -42,27 +150,159 @@ def _substitutes(game: Game, shown: str, target: str) -> bool:
     return symbol.kind == "wild" and target in symbol.substitutes
 
 
-def line_combination(game: Game, symbols_on_line: list[str]):
-    """(symbol, listed count, pay in line pay unit) of the best combination, or None."""
+def matches(game: Game, shown: str, target: str) -> bool:
+    """Whether a cell showing ``shown`` counts for ``target`` (symbol or group)."""
+    if target in game.groups:
+        members = game.groups[target]
+        if shown in members:
+            return True
+        symbol = game.symbols[shown]
+        return symbol.kind == "wild" and any(m in symbol.substitutes for m in members)
+    if game.symbols[target].kind == "wild":
+        return shown == target
+    return _substitutes(game, shown, target)
+
+
+def _is_wild_target(game: Game, target: str) -> bool:
+    return target in game.symbols and game.symbols[target].kind == "wild"
+
+
+def _listed_count(game: Game, target: str, run: int) -> int:
+    """Largest listed count not above ``run`` with a pay > 0 (0: none)."""
+    listed = [k for k, p in game.paytable[target].items() if k <= run and p > 0]
+    return max(listed) if listed else 0
+
+
+def win_multiplier(game: Game, shown_symbols, target: str) -> int:
+    """``M`` of a win of ``target`` made of the cells ``shown_symbols``."""
+    if _is_wild_target(game, target) and not game.pays.multiply_wild_only:
+        return 1
+    mults = [game.symbols[s].multiplier for s in shown_symbols if game.symbols[s].kind == "wild"]
+    if game.pays.combine == "product":
+        out = 1
+        for m in mults:
+            out *= m
+        return out
+    total = sum(m for m in mults if m > 1)
+    return total if total else 1
+
+
+def _file_order(game: Game) -> dict:
+    names = list(game.symbols) + list(game.groups)
+    return {name: i for i, name in enumerate(names)}
+
+
+# -- lines ------------------------------------------------------------------
+
+
+def line_win(game: Game, symbols_on_line: list[str], side: str = "", line: int | None = None) -> Win | None:
+    """The best win of a line read in the order given (first symbol = first reel read), or None."""
+    order = _file_order(game)
     best = None
     best_key = None
-    order = list(game.symbols)
-    for target, pays in game.paytable.items():
+    for target in game.paytable:
         run = 0
         for shown in symbols_on_line:
-            if _substitutes(game, shown, target):
+            if matches(game, shown, target):
                 run += 1
             else:
                 break
-        listed = [k for k, p in pays.items() if k <= run and p > 0]
-        if not listed:
+        count = _listed_count(game, target, run)
+        if count == 0:
             continue
-        count = max(listed)
-        pay = pays[count]
-        key = (pay, count, -order.index(target))
+        pay = game.paytable[target][count]
+        m = win_multiplier(game, symbols_on_line[:count], target)
+        key = (pay * m, count, target in game.symbols, -order[target])
         if best_key is None or key > best_key:
-            best, best_key = (target, count, pay), key
+            best, best_key = Win(target, count, m, pay, side, line), key
     return best
+
+
+def line_combination(game: Game, symbols_on_line: list[str]):
+    """(target, listed count, pay paid in line pay unit) of the best left-to-right win, or None.
+
+    The pay is the multiplied pay (``pay x M``); without multiplier wilds it is
+    the paytable pay.
+    """
+    win = line_win(game, symbols_on_line)
+    return None if win is None else (win.target, win.count, win.paid)
+
+
+def line_wins(game: Game, symbols_on_line: list[str], line: int | None = None) -> tuple:
+    """Every win of one payline under ``game.pays.direction`` (0, 1 or 2 :class:`Win`)."""
+    direction = game.pays.direction
+    if direction == "left_to_right":
+        win = line_win(game, symbols_on_line, "", line)
+        return () if win is None else (win,)
+    reverse = list(reversed(symbols_on_line))
+    if direction == "right_to_left":
+        win = line_win(game, reverse, "right", line)
+        return () if win is None else (win,)
+    left = line_win(game, symbols_on_line, "left", line)
+    right = line_win(game, reverse, "right", line)
+    if (left is not None and right is not None and left.count == len(symbols_on_line)
+            and (left.target, left.count, left.multiplier) == (right.target, right.count, right.multiplier)):
+        return (left,)
+    return tuple(w for w in (left, right) if w is not None)
+
+
+# -- ways -------------------------------------------------------------------
+
+
+def ways_count(game: Game, shown: list[list[str]], target: str) -> tuple[int, int, int, int]:
+    """``(run, k, ways, W)`` of ``target`` on a screen, by enumerating every way.
+
+    ``ways`` is the plain number of ways through reels 1..k, ``W`` the sum of
+    their multipliers (both 0 when ``k == 0``).
+    """
+    run = 0
+    for reel in shown:
+        if any(matches(game, s, target) for s in reel):
+            run += 1
+        else:
+            break
+    k = _listed_count(game, target, run)
+    if k == 0:
+        return run, 0, 0, 0
+    cells = [[s for s in shown[i] if matches(game, s, target)] for i in range(k)]
+    ways = 0
+    total = 0
+    for way in itertools.product(*cells):
+        ways += 1
+        total += win_multiplier(game, way, target)
+    return run, k, ways, total
+
+
+def ways_wins(game: Game, shown: list[list[str]]) -> list[Win]:
+    out = []
+    for target, pays in game.paytable.items():
+        _, k, _, w = ways_count(game, shown, target)
+        if k:
+            out.append(Win(target, k, w, pays[k]))
+    return out
+
+
+# -- scatter pays -----------------------------------------------------------
+
+
+def symbol_counts(game: Game, shown: list[list[str]]) -> dict:
+    """Visible cells showing each paytable symbol."""
+    return {x: sum(s == x for reel in shown for s in reel) for x in game.paytable}
+
+
+def scatter_pays_wins(game: Game, shown: list[list[str]]) -> list[Win]:
+    out = []
+    for x, count in symbol_counts(game, shown).items():
+        band = 0
+        for k in game.paytable[x]:
+            if band < k <= count:
+                band = k
+        if band and game.paytable[x][band] > 0:
+            out.append(Win(x, band, 1, game.paytable[x][band]))
+    return out
+
+
+# -- scatter groups ---------------------------------------------------------
 
 
 def instances_on_strip(strip_symbols: tuple, name: str, height: int) -> list[list[int]]:
@@ -91,12 +331,13 @@ def instances_on_strip(strip_symbols: tuple, name: str, height: int) -> list[lis
     return [[(s + j) % n for j in range(height)] for s in starts]
 
 
-def scatter_count(game: Game, strip_set: StripSet, stops: tuple, group_name: str) -> int:
+def scatter_count(game: Game, strip_set: StripSet, stops: tuple, group_name: str, heights=None) -> int:
     group = game.scatters[group_name]
+    rows = _rows(game, heights)
     per_reel = []
     for i, strip in enumerate(strip_set.reels):
         n = len(strip.symbols)
-        shown_stops = {(stops[i] + r) % n for r in range(game.rows[i])}
+        shown_stops = {(stops[i] + r) % n for r in range(rows[i])}
         count = 0
         for name in group.symbols:
             for covered in instances_on_strip(strip.symbols, name, game.symbols[name].height):
@@ -116,51 +357,164 @@ def scatter_count(game: Game, strip_set: StripSet, stops: tuple, group_name: str
     return total
 
 
-def spin_result(game: Game, strip_set: StripSet, stops: tuple) -> dict:
-    """Everything one spin pays: ``win`` (credits per bet multiplier, Fraction),
-    ``lines`` (list of combination per line or None), ``scatters`` (counts)."""
-    shown = screen(game, strip_set, stops)
-    total = Fraction(0)
-    combos = []
-    for rows in game.paylines:
-        combo = line_combination(game, [shown[reel][row] for reel, row in enumerate(rows)])
-        combos.append(combo)
-        if combo is not None:
-            total += game.bet.credits(combo[2], game.bet.line_pay_unit)
+# -- one spin ---------------------------------------------------------------
+
+
+def spin_result(game: Game, strip_set: StripSet, stops: tuple, heights=None) -> dict:
+    """Everything one spin pays.
+
+    ``heights``: rows shown per reel this spin (None: ``game.rows``).
+    Keys:
+    - ``win``: total, credits per bet multiplier (Fraction), rule pays plus scatter groups;
+    - ``rule_win``: the rule's part of ``win`` (lines / ways / scatter_pays);
+    - ``records``: every :class:`Win` of the rule (lines: in payline order, left side first);
+    - ``lines`` (lines games; ``[]`` otherwise): per payline None or ``(target, count, pay)``,
+      ``pay`` the line's total paid in line pay unit (multiplied; both_ways: both sides),
+      target and count those of its first win;
+    - ``line_wins`` (lines games): per payline the tuple of its :class:`Win` records;
+    - ``target_wins`` (ways, scatter_pays): the :class:`Win` of each paying target;
+    - ``symbol_counts`` (scatter_pays): visible cells per paytable symbol;
+    - ``ways`` (ways): the screen's ways, the product of the rows shown;
+    - ``scatters``: count per scatter group; ``heights``: the rows shown per reel.
+    """
+    rows = _rows(game, heights)
+    shown = screen(game, strip_set, stops, rows)
+    unit = game.bet.line_pay_unit
+    out: dict = {"lines": [], "line_wins": [], "heights": tuple(rows)}
+    rule = game.pays.rule
+    if rule == "lines":
+        records = []
+        for l, line_rows in enumerate(game.paylines):
+            wins = line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l)
+            out["line_wins"].append(wins)
+            records.extend(wins)
+            if wins:
+                out["lines"].append((wins[0].target, wins[0].count, sum(w.paid for w in wins)))
+            else:
+                out["lines"].append(None)
+    elif rule == "ways":
+        records = ways_wins(game, shown)
+        out["target_wins"] = records
+        ways = 1
+        for r in rows:
+            ways *= r
+        out["ways"] = ways
+    elif rule == "scatter_pays":
+        records = scatter_pays_wins(game, shown)
+        out["target_wins"] = records
+        out["symbol_counts"] = symbol_counts(game, shown)
+    else:  # pragma: no cover - the schema refuses other rules
+        raise ValueError(f"unknown pay rule {rule!r}")
+    rule_win = sum((game.bet.credits(w.paid, unit) for w in records), Fraction(0))
+    total = rule_win
     counts = {}
     for name, group in game.scatters.items():
-        counts[name] = scatter_count(game, strip_set, stops, name)
+        counts[name] = scatter_count(game, strip_set, stops, name, rows)
         total += game.bet.credits(group.pay(counts[name]), group.unit)
-    return {"win": total, "lines": combos, "scatters": counts}
+    out.update({"win": total, "rule_win": rule_win, "records": records, "scatters": counts})
+    return out
+
+
+# -- the whole cycle --------------------------------------------------------
+
+
+def reel_outcomes(game: Game, strip_set: StripSet, reel: int) -> list[tuple[int, int, int]]:
+    """Every ``(rows, stop, weight)`` of one reel: height weight x stop weight."""
+    weights = strip_set.reels[reel].stop_weights.tolist()
+    spec = None if game.heights is None else game.heights[reel]
+    heights = [(game.rows[reel], 1)] if spec is None else list(spec)
+    return [(h, s, hw * weights[s]) for h, hw in heights for s in range(len(weights))]
+
+
+def combination_key(game: Game, win: Win) -> tuple:
+    """How :func:`enumerate_cycle` records a win in ``combinations``.
+
+    - lines, left_to_right / right_to_left: ``(target, count, M)``;
+    - lines, both_ways: ``(target, count, M, side)``, side "left" / "right"
+      (a full-length win paid once: "left");
+    - ways and scatter_pays: ``(target, count, 1)`` (``count``: the listed count
+      paid, for scatter_pays the band; the ways and multipliers are in the units).
+    """
+    if game.pays.rule == "lines":
+        if game.pays.direction == "both_ways":
+            return (win.target, win.count, win.multiplier, win.side)
+        return (win.target, win.count, win.multiplier)
+    return (win.target, win.count, 1)
+
+
+def trigger_starts(game: Game, shown: list[list[str]], trigger) -> int:
+    """Bonuses a combination trigger starts on a screen: lines games count the paylines whose first
+    ``min_count`` reels show the symbol (or a wild substituting for it), at most 1 unless ``per_line``;
+    ways games give 1 when each of the first ``min_count`` reels shows it somewhere."""
+    symbol, k = trigger.combination, trigger.min_count
+
+    def shows(cell: str) -> bool:
+        return cell == symbol or _substitutes(game, cell, symbol)
+
+    if game.pays.rule == "lines":
+        fired = sum(all(shows(shown[reel][rows[reel]]) for reel in range(k)) for rows in game.paylines)
+        return fired if trigger.per_line else min(fired, 1)
+    return int(all(any(shows(cell) for cell in shown[reel]) for reel in range(k)))
 
 
 def enumerate_cycle(game: Game, strip_set: StripSet) -> dict:
-    """Visit every stop combination of ``strip_set`` (weighted).
+    """Visit every weighted outcome of ``strip_set`` (stops, and heights in a ways game with heights).
 
-    Returns ``wins`` (Counter: win in credits -> weight), ``combinations``
-    (Counter: (symbol, count) -> weight summed over lines), ``line_combinations``
-    (list per line of Counters), ``scatters`` (group -> Counter of counts) and
-    ``cycle``.
+    Returns
+    - ``wins``: Counter, total win in credits per bet multiplier -> weight;
+    - ``combinations``: Counter, :func:`combination_key` -> weight (lines: summed
+      over lines, each paying line-side counts once; ways / scatter_pays: the
+      weight of the screens where the target pays at that count);
+    - ``combination_units``: Counter, the same keys -> total credits paid over
+      the cycle (weight x ``pay x multiplier`` in credits);
+    - ``line_combinations`` (lines games, else ``[]``): per payline a Counter
+      ``(target, count)`` -> weight (both_ways: ``(target, count, side)``),
+      the multiplier summed out;
+    - ``scatters``: group -> Counter of counts; ``cycle``: total weight;
+    - ``triggers``: combination trigger -> ``hits`` (weight of screens starting a
+      bonus), ``starts`` (sum of weight x bonuses started), ``starts_sq``
+      (weight x bonuses^2) and ``pay_cross`` (weight x bonuses x the screen's
+      win, credits).
     """
     wins: Counter = Counter()
     combos: Counter = Counter()
-    per_line = [Counter() for _ in game.paylines]
+    units: Counter = Counter()
+    lines = game.pays.rule == "lines"
+    both = lines and game.pays.direction == "both_ways"
+    per_line = [Counter() for _ in game.paylines] if lines else []
     scatters = {name: Counter() for name in game.scatters}
+    unit = game.bet.line_pay_unit
     cycle = 0
-    weights = [strip.stop_weights.tolist() for strip in strip_set.reels]
-    for stops in itertools.product(*(range(len(s)) for s in strip_set.reels)):
+    combination_triggers = {n: t for n, t in game.triggers.items() if t.combination is not None}
+    triggers = {n: {"hits": 0, "starts": 0, "starts_sq": 0, "pay_cross": Fraction(0)} for n in combination_triggers}
+    per_reel = [reel_outcomes(game, strip_set, i) for i in range(len(strip_set.reels))]
+    for outcome in itertools.product(*per_reel):
         w = 1
-        for i, s in enumerate(stops):
-            w *= weights[i][s]
+        for _, _, weight in outcome:
+            w *= weight
         if w == 0:
             continue
         cycle += w
-        result = spin_result(game, strip_set, stops)
+        heights = tuple(h for h, _, _ in outcome)
+        stops = tuple(s for _, s, _ in outcome)
+        result = spin_result(game, strip_set, stops, heights)
         wins[result["win"]] += w
-        for l, combo in enumerate(result["lines"]):
-            if combo is not None:
-                combos[combo[:2]] += w
-                per_line[l][combo[:2]] += w
+        for win in result["records"]:
+            key = combination_key(game, win)
+            combos[key] += w
+            units[key] += w * game.bet.credits(win.paid, unit)
+            if lines:
+                per_line[win.line][(win.target, win.count, win.side) if both else (win.target, win.count)] += w
         for name, c in result["scatters"].items():
             scatters[name][c] += w
-    return {"wins": wins, "combinations": combos, "line_combinations": per_line, "scatters": scatters, "cycle": cycle}
+        if combination_triggers:
+            shown = screen(game, strip_set, stops, heights)
+            for name, trig in combination_triggers.items():
+                n = trigger_starts(game, shown, trig)
+                t = triggers[name]
+                t["hits"] += w * (n > 0)
+                t["starts"] += w * n
+                t["starts_sq"] += w * n * n
+                t["pay_cross"] += w * n * result["win"]
+    return {"wins": wins, "combinations": combos, "combination_units": units, "line_combinations": per_line,
+            "scatters": scatters, "cycle": cycle, "triggers": triggers}

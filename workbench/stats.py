@@ -53,8 +53,16 @@ class WinStatistics:
         """Hit frequency as "1 in N" spins."""
         return 1 / self.hit_frequency if self.hit_frequency else math.inf
 
-    def volatility_index(self, confidence: float = 0.90) -> float:
-        """Volatility index ``z x std`` (x total bet) at ``confidence``."""
+    def volatility_index(self, confidence: float = 0.90, *, z: float | None = None) -> float:
+        """Volatility index ``z x std`` (x total bet) at ``confidence``.
+
+        ``z`` overrides the exact quantile: many printed PAR sheets use 1.65
+        for 90 % (exact: 1.6449) and 1.96 for 95 %.
+        """
+        if z is not None:
+            if not (isinstance(z, (int, float)) and math.isfinite(z) and z > 0):
+                raise ValueError(f"z must be a positive number, got {z!r}")
+            return float(z) * self.std
         return z_value(confidence) * self.std
 
     def confidence_band(self, n_spins: int, confidence: float = 0.95) -> tuple[float, float]:

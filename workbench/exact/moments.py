@@ -60,6 +60,21 @@ class SpinMoments:
     max_nodes: int = 0  # windows the max-win search visited
 
 
+@dataclass(frozen=True)
+class RuleAnalysis:
+    """Exact results of a ways or scatter_pays strip set (``exact.ways``, ``exact.anywhere``): integer counts
+    and pay units over its cycle, the whole-spin moments and, when the full cycle fits, its histogram."""
+
+    combinations: tuple  # each paying (target, count) outcome (Combination)
+    combo_hits: tuple  # weighted number of screens over the cycle where it pays (ints)
+    combo_units: tuple  # total pay units it pays over the cycle (ways x pay x M) (ints)
+    cycle: int  # total weight of the strip set's screens
+    windows: list  # per reel ReelWindows (with heights: the union over heights)
+    moments: SpinMoments  # whole spin including scatter-group pays
+    histogram: np.ndarray | None  # hist[u] = weight of spins paying u units (incl. scatter pays)
+    cycle_note: str | None  # why the histogram was not computed
+
+
 # ---------------------------------------------------------------------------
 # symbol classes of the line automaton
 # ---------------------------------------------------------------------------

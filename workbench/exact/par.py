@@ -51,6 +51,16 @@ class StripSetAnalysis:
     moments: SpinMoments
     histogram: np.ndarray | None  # full-cycle spin win histogram (pay units), if computed
     cycle_note: str | None = None  # why the full cycle was not enumerated (None when it was, or was not asked for)
+    combo_units: np.ndarray | None = None  # (1, combinations) pay units each combination paid (ways, scatter_pays)
+    trigger_counts: dict | None = None  # combination trigger name -> TriggerCounts
+    base_moments: SpinMoments | None = None  # the screen's pays alone, when ``moments`` also holds bonus awards
+
+
+@dataclass(frozen=True)
+class RuleCombinations:
+    """The paying combinations of a ways or scatter_pays game (the line automaton's place in a sheet)."""
+
+    combinations: tuple
 
 
 def _line_keys(game: Game, strip_set: StripSet) -> list[tuple]:
@@ -152,9 +162,70 @@ def analyse_strip_set(
     classes, future = automaton_tables(automaton)
     moments = spin_moments(game, strip_set, windows, automaton, scale, line_moments, classes, future, plan, max_nodes)
     histogram = None
+    counts = _combination_triggers(game, strip_set, windows, automaton, scale)
+    base_moments = None
     if wanted and refusal is None:
         histogram = cycle_histogram(game, strip_set, windows, automaton, scale, budget)
-    return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram, refusal)
+    if any(t.award for t in game.triggers.values()):
+        # the histogram (if any) is of the screen's pays alone; the sheet does not present it as the spin's
+        base_moments = moments
+        moments = _with_awards(game, strip_set, scale, moments, counts)
+    return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram, refusal,
+                            trigger_counts=counts, base_moments=base_moments)
+
+
+AWARD_DISTRIBUTION_NOTE = ("a bonus pays a random award: the spin-win distribution is not enumerated (the RTP, std and "
+                           "hit frequency include the award exactly)")
+
+
+def _combination_triggers(game: Game, strip_set: StripSet, windows: list, automaton, scale: PayScale) -> dict:
+    from .triggers import combination_trigger_counts
+
+    return {name: combination_trigger_counts(game, strip_set, windows, t, automaton, scale, with_cross=t.award is not None)
+            for name, t in game.triggers.items() if t.combination is not None}
+
+
+def _with_awards(game: Game, strip_set: StripSet, scale: PayScale, moments: SpinMoments, counts: dict) -> SpinMoments:
+    """The whole-spin moments with the (one) bonus award trigger's awards added exactly (see exact.triggers)."""
+    from .triggers import award_moments
+
+    (name, trig), = [(n, t) for n, t in game.triggers.items() if t.award]
+    c = counts[name]
+    mu, var, zero, largest = award_moments(game, trig, scale)
+    cycle = c.cycle
+    mean = moments.mean + float(mu * c.starts / cycle)
+    second = moments.second + float((2 * mu * c.pay_cross + var * c.starts + mu * mu * c.starts_sq) / cycle)
+    # P(win > 0) = P(B > 0 or a bonus pays): the screen's pays with the trigger combination made to pay gives
+    # P(B > 0 or n >= 1); with awards of 0 possible (one bonus per spin) the bonus pays with P(award > 0)
+    either = _hit_with_trigger_paying(game, strip_set, trig, moments.hit)
+    hit = moments.hit + (either - moments.hit) * float(1 - zero)
+    lines = len(game.paylines) if trig.per_line else 1
+    upper = (moments.max_units if moments.max_exact else moments.max_upper) + lines * largest
+    return SpinMoments(mean, second, hit, max(moments.max_units, largest), max_exact=False, max_upper=upper,
+                       max_nodes=moments.max_nodes)
+
+
+def _hit_with_trigger_paying(game: Game, strip_set: StripSet, trig, hit: float) -> float:
+    """P(the screen pays, or ``trig`` fires): the hit frequency of the game whose trigger combination pays.
+
+    ``hit`` is P(the screen pays): the answer when the combination pays on its line already.
+    """
+    from ..model import freeze, pay_for_count
+
+    pays = dict(game.paytable.get(trig.combination, {}))
+    if pay_for_count(pays, trig.min_count) > 0:
+        return hit
+    pays[trig.min_count] = Fraction(1)
+    pays = dict(sorted(pays.items()))
+    paying = game._replace(paytable=freeze({**game.paytable, trig.combination: pays}),
+                           triggers=freeze({}))
+    return _moments_only(paying, strip_set).hit
+
+
+def _moments_only(game: Game, strip_set: StripSet) -> SpinMoments:
+    scale = pay_scale(game)
+    automaton = line_automaton(game)
+    return analyse_strip_set(game, strip_set, automaton, scale, full_cycle=False).moments
 
 
 def _mix_counts(parts: list[tuple[int, int, object]]) -> tuple[int, list]:
@@ -194,42 +265,59 @@ class LinePays:
 
     def __init__(self, sheet: "ParSheet"):
         self.sheet = sheet
-        self.name = "lines"
+        self.name = sheet.game.pays.rule  # lines, ways or scatter_pays
 
     @cached_property
     def rtp_exact(self) -> Fraction:
-        """Exact RTP of the line pays (x total bet)."""
+        """Exact RTP of the line (ways, scatter_pays) pays (x total bet)."""
         return Fraction(int(sum(self.sheet.line_moment_sums[:, 1])), self.sheet.cycle * self.sheet.scale.cost_units)
 
     @property
     def tables(self) -> dict:
+        if self.name != "lines":
+            return {"combinations": self.combinations}
         return {"combinations": self.combinations, "per_line": self.per_line}
 
     @cached_property
     def combinations(self) -> pd.DataFrame:
         """Line combinations: hits over the cycle (all lines), probability per line, RTP share."""
         game = self.sheet.game
-        n_lines = len(game.paylines)
+        n_lines = max(len(game.paylines), 1)  # ways and scatter_pays: probability per spin
         rows = []
         totals = self.sheet.line_hits.sum(axis=0) if len(self.sheet.automaton.combinations) else []
+        units = self.sheet.combo_units.sum(axis=0) if self.sheet.combo_units is not None else None
         rtp = self.sheet.rtp
+        multiplied = any(c.multiplier > 1 for c in self.sheet.automaton.combinations)
         for c, combo in enumerate(self.sheet.automaton.combinations):
             hits = int(totals[c])
-            pay_units = self.sheet.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
-            contribution = Fraction(hits * pay_units, self.sheet.cycle * self.sheet.scale.cost_units)
+            if units is not None:
+                paid = int(units[c])
+            else:
+                paid = hits * self.sheet.scale.units(game.bet.credits(combo.paid,
+                                                                      game.bet.line_pay_unit))
+            contribution = Fraction(paid, self.sheet.cycle * self.sheet.scale.cost_units)
             probability = hits / (self.sheet.cycle * n_lines)
+            extra = {}
+            if multiplied:
+                extra["multiplier"] = combo.multiplier
+            if units is not None and game.pays.rule == "ways":
+                per_way = self.sheet.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
+                extra["ways_per_hit"] = paid / (hits * per_way) if hits and per_way else 0.0
             rows.append({
                 "combination": combo.label,
                 "symbol": combo.symbol,
                 "count": combo.count,
-                "pay": float(combo.pay),
+                "pay": float(combo.paid),
+                **extra,
                 "hits": hits,
                 "probability": probability,
                 "one_in": 1 / probability if probability else math.inf,
                 "rtp": float(contribution),
                 "rtp_share": float(contribution) / rtp if rtp else 0.0,
             })
-        cols = ["combination", "symbol", "count", "pay", "hits", "probability", "one_in", "rtp", "rtp_share"]
+        cols = ["combination", "symbol", "count", "pay", *(["multiplier"] if multiplied else []),
+                *(["ways_per_hit"] if units is not None and game.pays.rule == "ways" else []),
+                "hits", "probability", "one_in", "rtp", "rtp_share"]
         return pd.DataFrame(rows, columns=cols)
 
     @cached_property
@@ -337,12 +425,67 @@ class Triggers:
     def table(self) -> pd.DataFrame:
         """Feature triggers: exact hits, probability per spin, 1 in N."""
         rows = []
-        for name, trig in self.sheet.game.triggers.items():
-            hits = self.sheet.trigger_hits(name)
-            p = hits / self.sheet.cycle
-            rows.append({"trigger": name, "scatter": trig.scatter, "min_count": trig.min_count, "hits": hits,
-                         "probability": p, "one_in": 1 / p if p else math.inf})
-        return pd.DataFrame(rows, columns=["trigger", "scatter", "min_count", "hits", "probability", "one_in"])
+        sheet = self.sheet
+        combos = any(t.combination is not None for t in sheet.game.triggers.values())
+        for name, trig in sheet.game.triggers.items():
+            hits = sheet.trigger_hits(name)
+            p = hits / sheet.cycle
+            row = {"trigger": name, "scatter": trig.source, "min_count": trig.min_count, "hits": hits,
+                   "probability": p, "one_in": 1 / p if p else math.inf}
+            if combos:  # combination triggers: the per-line figure and bonuses started per spin beside the per-spin one
+                line_p = sheet.trigger_line_probability(name) if trig.combination is not None else math.nan
+                starts = sheet.trigger_counts[name]["starts"] if trig.combination is not None else hits
+                row.update({"line_probability": line_p, "line_one_in": 1 / line_p if line_p else math.inf,
+                            "bonuses_per_spin": starts / sheet.cycle})
+            rows.append(row)
+        cols = ["trigger", "scatter", "min_count", "hits", "probability", "one_in"]
+        if combos:
+            cols += ["line_probability", "line_one_in", "bonuses_per_spin"]
+        return pd.DataFrame(rows, columns=cols)
+
+
+class BonusAwards:
+    """A trigger's bonus paying a weighted award table: exact RTP (bonuses started x mean award) and the table.
+
+    Awards are in the trigger's ``award_unit``; RTP in x total bet.
+    """
+
+    kind = "bonus"
+
+    def __init__(self, sheet: "ParSheet", name: str):
+        self.sheet = sheet
+        self.name = name
+        self.trigger = sheet.game.triggers[name]
+
+    @cached_property
+    def moments(self) -> tuple:
+        from .triggers import award_moments
+
+        return award_moments(self.sheet.game, self.trigger, self.sheet.scale)
+
+    @cached_property
+    def rtp_exact(self) -> Fraction:
+        mean = self.moments[0]
+        starts = self.sheet.trigger_counts[self.name]["starts"]
+        return mean * starts / (self.sheet.cycle * self.sheet.scale.cost_units)
+
+    @property
+    def tables(self) -> dict:
+        return {"bonus_awards": self.table}
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        """One row per award: value (award unit), weight, probability, share of the bonus RTP."""
+        game, table = self.sheet.game, self.sheet.game.tables[self.trigger.award]
+        total = table.total_weight
+        mean = float(self.moments[0]) or 1.0
+        rows = []
+        for entry, w in zip(table.entries, table.weights):
+            value = Fraction(str(entry["value"]))
+            units = self.sheet.scale.units(game.bet.credits(value, self.trigger.award_unit))
+            rows.append({"trigger": self.name, "award": float(value), "unit": self.trigger.award_unit, "weight": w,
+                         "probability": w / total, "bonus_rtp_share": w * units / total / mean})
+        return pd.DataFrame(rows, columns=["trigger", "award", "unit", "weight", "probability", "bonus_rtp_share"])
 
 
 class ParSheet:
@@ -376,6 +519,9 @@ class ParSheet:
         active = [a for a in analyses if a.strip_set.weight > 0]
         self.cycle, self.line_hits = _mix_counts([(w, c, a.line_hits) for (w, c), a in zip(parts, active)])
         _, self.line_moment_sums = _mix_counts([(w, c, a.line_moments) for (w, c), a in zip(parts, active)])
+        self.combo_units = None
+        if active and all(a.combo_units is not None for a in active):
+            _, self.combo_units = _mix_counts([(w, c, a.combo_units) for (w, c), a in zip(parts, active)])
         self.scatter_hits = {}
         for name in game.scatters:
             _, hits = _mix_counts([(w, c, list(a.scatters[name].hits)) for (w, c), a in zip(parts, active)])
@@ -384,7 +530,8 @@ class ParSheet:
         self._moments = [(w / total_weight, a.moments) for (w, _), a in zip(parts, active)]
         self.distribution: WinDistribution | None = None
         self.distribution_note: str | None = None
-        if all(a.histogram is not None for a in active):
+        awards = any(t.award for t in game.triggers.values())
+        if all(a.histogram is not None for a in active) and not awards:
             # mixed sparsely (only the wins that occur), at the common cycle of the strip sets
             common = 1
             for _, cycle in parts:
@@ -400,7 +547,9 @@ class ParSheet:
                                                 total_weight * common, scale.cost_units)
         else:
             reasons = list(dict.fromkeys(a.cycle_note for a in active if a.cycle_note))
-            if reasons:
+            if awards:
+                self.distribution_note = AWARD_DISTRIBUTION_NOTE
+            elif reasons:
                 self.distribution_note = "full-cycle distribution not computed: " + "; ".join(reasons)
             else:
                 self.distribution_note = f"full-cycle distribution not computed (full_cycle={full_cycle!r})"
@@ -410,7 +559,12 @@ class ParSheet:
                               if searches else 0.0)
         self.notes: list[str] = [self.distribution_note] if self.distribution_note else []
         for name, m in searches:
-            if not m.max_exact:
+            if not m.max_exact and awards:
+                self.notes.append(
+                    f"max win of strip set {name!r}: a spin pays its screen's pays plus the bonus award; the largest known "
+                    f"is {m.max_units / scale.cost_units:g} x total bet, the maximum is at most "
+                    f"{m.max_upper / scale.cost_units:g} x total bet (the largest screen pay plus the largest award)")
+            elif not m.max_exact:
                 self.notes.append(
                     f"max win of strip set {name!r}: the search stopped at its budget of windows visited; the "
                     f"largest win found is {m.max_units / scale.cost_units:g} x total bet, the maximum is at most "
@@ -428,9 +582,12 @@ class ParSheet:
         """The sheet's components, each with its own exact RTP and tables: ``lines``
         (:class:`LinePays`), ``scatter:<name>`` (:class:`ScatterPays`, every group) and
         ``triggers`` (:class:`Triggers`)."""
-        out: dict = {"lines": LinePays(self)}
+        out: dict = {self.game.pays.rule: LinePays(self)}
         for name in self.game.scatters:
             out[f"scatter:{name}"] = ScatterPays(self, name)
+        for name, trig in self.game.triggers.items():
+            if trig.award is not None:
+                out[f"bonus:{name}"] = BonusAwards(self, name)
         out["triggers"] = Triggers(self)
         return out
 
@@ -477,8 +634,71 @@ class ParSheet:
     def max_win(self) -> float:
         return self.statistics.max_win
 
-    def volatility_index(self, confidence: float = 0.90) -> float:
-        return self.statistics.volatility_index(confidence)
+    def volatility_index(self, confidence: float = 0.90, *, z: float | None = None) -> float:
+        """Volatility index z x std (x total bet); ``z`` overrides the exact quantile (1.65 as printed on many sheets)."""
+        return self.statistics.volatility_index(confidence, z=z)
+
+    @cached_property
+    def par_hit_frequency(self) -> float:
+        """Hit frequency as many PAR sheets count it: paying events per spin, where a line (ways, pay-anywhere)
+        win and a scatter win on one spin are two hits (it can exceed the whole-spin hit frequency, and 1)."""
+        hits = int(self.line_hits.sum()) if self.line_hits.size else 0
+        for part in self.parts.values():
+            if part.kind == "scatter" and part.pays:
+                hits += sum(int(h) for c, h in enumerate(self.scatter_hits[part.name]) if part.group.pay(c) > 0)
+        bonus = 0.0  # every bonus started that pays something is a hit too
+        for part in self.parts.values():
+            if part.kind == "bonus":
+                bonus += self.trigger_counts[part.name]["starts"] * float(1 - part.moments[2])
+        return (hits + bonus) / self.cycle
+
+    @cached_property
+    def awards(self) -> pd.DataFrame:
+        """The table by award value: every distinct spin win (x total bet) with its hits over the cycle, 1 in N,
+        % of hits (of paying spins) and % of RTP.
+
+        Exact from the full-cycle distribution (``basis`` "spin"); without it, by
+        single award (each line, ways or scatter win on its own, ``basis`` "award").
+        """
+        cols = ["award", "hits", "probability", "one_in", "hits_pct", "rtp_pct", "basis"]
+        rows = []
+        if self.distribution is not None:
+            d = self.distribution
+            wins, counts = d.wins_units, d.hits
+            paying = [(int(u), int(h)) for u, h in zip(wins.tolist(), counts) if u > 0 and h]
+            total_hits = sum(h for _, h in paying) or 1
+            total_units = sum(u * h for u, h in paying) or 1
+            for u, h in paying:
+                p = h / self.cycle
+                rows.append({"award": u / self.scale.cost_units, "hits": h, "probability": p, "one_in": 1 / p,
+                             "hits_pct": 100 * h / total_hits, "rtp_pct": 100 * u * h / total_units, "basis": "spin"})
+            return pd.DataFrame(rows, columns=cols)
+        merged: dict = {}  # award in pay units (Fraction: ways pay a mean per hit) -> hits
+        game, scale = self.game, self.scale
+        totals = self.line_hits.sum(axis=0) if self.line_hits.size else []
+        units = self.combo_units.sum(axis=0) if self.combo_units is not None else None
+        for c, combo in enumerate(self.automaton.combinations):
+            hits = int(totals[c])
+            if not hits:
+                continue
+            if units is not None:
+                award = Fraction(int(units[c]), hits)
+            else:
+                award = Fraction(scale.units(game.bet.credits(combo.paid, game.bet.line_pay_unit)))
+            merged[award] = merged.get(award, 0) + hits
+        for name, group in game.scatters.items():
+            for count, hits in enumerate(self.scatter_hits[name]):
+                award = Fraction(scale.units(game.bet.credits(group.pay(count), group.unit)))
+                if award > 0 and hits:
+                    merged[award] = merged.get(award, 0) + int(hits)
+        total_hits = sum(merged.values()) or 1
+        total = sum(a * h for a, h in merged.items()) or 1
+        for a in sorted(merged):
+            h = merged[a]
+            p = h / self.cycle
+            rows.append({"award": float(a / scale.cost_units), "hits": h, "probability": p, "one_in": 1 / p,
+                         "hits_pct": 100 * h / total_hits, "rtp_pct": float(100 * a * h / total), "basis": "award"})
+        return pd.DataFrame(rows, columns=cols)
 
     def confidence_band(self, n_spins: int, confidence: float = 0.95) -> tuple[float, float]:
         return self.statistics.confidence_band(n_spins, confidence)
@@ -489,12 +709,41 @@ class ParSheet:
 
     def trigger_probability(self, name: str) -> float:
         """Probability per spin that trigger ``name`` fires (exact)."""
-        trig = self.game.triggers[name]
-        return self.scatter_counts(trig.scatter).probability_at_least(trig.min_count)
+        return self.trigger_hits(name) / self.cycle
+
+    def trigger_line_probability(self, name: str) -> float:
+        """Combination triggers of lines games: the probability that one given payline triggers, averaged over the lines."""
+        hits = self.trigger_counts[name]["line_hits"]
+        return sum(hits) / (len(hits) * self.cycle) if len(hits) else math.nan
 
     def trigger_hits(self, name: str) -> int:
+        """Screens (weighted, over the sheet's cycle) on which trigger ``name`` fires."""
         trig = self.game.triggers[name]
+        if trig.combination is not None:
+            return self.trigger_counts[name]["hits"]
         return self.scatter_counts(trig.scatter).hits_at_least(trig.min_count)
+
+    @cached_property
+    def trigger_counts(self) -> dict:
+        """Combination triggers' integer counts over the sheet's cycle: ``hits``, ``starts`` (bonuses started), ``starts_sq``,
+        ``pay_cross`` (None unless it pays an award) and ``line_hits`` (per payline)."""
+        out = {}
+        active = [a for a in self.analyses if a.strip_set.weight > 0]
+        for name, trig in self.game.triggers.items():
+            if trig.combination is None:
+                continue
+            entry = {}
+            for field in ("hits", "starts", "starts_sq", "pay_cross"):
+                if any(getattr(a.trigger_counts[name], field) is None for a in active):
+                    entry[field] = None
+                    continue
+                _, (value,) = _mix_counts([(a.strip_set.weight, a.cycle, [getattr(a.trigger_counts[name], field)]) for a in active])
+                entry[field] = value
+            lines = len(active[0].trigger_counts[name].line_hits)
+            _, entry["line_hits"] = _mix_counts([(a.strip_set.weight, a.cycle, list(a.trigger_counts[name].line_hits) or [0])
+                                                 for a in active]) if lines else (0, [])
+            out[name] = entry
+        return out
 
     # -- tables -------------------------------------------------------------
     @cached_property
@@ -517,12 +766,15 @@ class ParSheet:
 
     @property
     def combinations(self) -> pd.DataFrame:
-        """Line combinations (see :class:`LinePays`)."""
-        return self.parts["lines"].combinations
+        """Paying combinations: lines, ways or pay-anywhere counts (see :class:`LinePays`)."""
+        return self.parts[self.game.pays.rule].combinations
 
     @property
     def per_line(self) -> pd.DataFrame:
-        """Per payline statistics (see :class:`LinePays`)."""
+        """Per payline statistics (see :class:`LinePays`); empty for ways and scatter_pays games."""
+        if not self.game.pays.is_lines:
+            return pd.DataFrame(columns=["rows", "rtp", "rtp_contribution", "hit_frequency", "std", "volatility_index_90",
+                                         "volatility_index_95", "max_win"]).rename_axis("line")
         return self.parts["lines"].per_line
 
     @cached_property
@@ -555,7 +807,11 @@ class ParSheet:
             scat = self.scatter_pays[self.scatter_pays["pay"] > 0]
             line_unit = float(bet.in_total_bets(Fraction(1), bet.line_pay_unit))
             scat_unit = np.array([float(bet.in_total_bets(Fraction(1), u)) for u in scat["unit"]])
-            values = np.concatenate([combos["pay"].to_numpy() * line_unit, scat["pay"].to_numpy() * scat_unit, [0.0]])
+            award = combos["pay"].to_numpy() * line_unit
+            if self.combo_units is not None:  # ways: the pay of a hit depends on its ways; use the mean per hit
+                hits = np.maximum(combos["hits"].to_numpy(dtype=float), 1.0)
+                award = self.combo_units.sum(axis=0).astype(float) / hits / self.scale.cost_units
+            values = np.concatenate([award, scat["pay"].to_numpy() * scat_unit, [0.0]])
             probs = np.concatenate([combos["hits"].to_numpy(dtype=float) / self.cycle, scat["probability"].to_numpy(), [0.0]])
             basis = "award"
         rows = []
@@ -612,9 +868,11 @@ class ParSheet:
             "max_win": self.max_win,
             "cycle": self.cycle,
             "components": {
-                "lines": self.components["lines"],
+                self.game.pays.rule: self.components.get(self.game.pays.rule, 0.0),
                 "scatters": scatters,
                 "triggers": {k: self.trigger_probability(k) for k in self.game.triggers},
+                **({"bonuses": {k.split(":", 1)[1]: v for k, v in self.components.items() if k.startswith("bonus:")}}
+                   if any(t.award for t in self.game.triggers.values()) else {}),
             },
             "full_cycle_distribution": self.distribution is not None,
             "distribution_note": self.distribution_note,
@@ -632,6 +890,7 @@ class ParSheet:
             self.scatter_pays.to_excel(writer, sheet_name="scatter_pays", index=False)
             self.triggers.to_excel(writer, sheet_name="triggers", index=False)
             self.prize_structure.to_excel(writer, sheet_name="prize_structure", index=False)
+            self.awards.to_excel(writer, sheet_name="awards", index=False)
 
     def __repr__(self) -> str:
         return (f"ParSheet({self.game.name!r}, mode={self.mode!r}, rtp={self.rtp:.6f}, "
@@ -672,6 +931,8 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     if not strip_sets:
         raise WorkbenchError(f"{game.name}: no strip set has mode {mode!r} (modes: {', '.join(game.modes)})")
     scale = pay_scale(game)
+    if not game.pays.is_lines:
+        return _rule_par(game, mode, strip_sets, scale, full_cycle, budget)
     automaton = line_automaton(game)
     windows = [strip_set_windows(game, s) for s in strip_sets]
     plans = [check_strip_set_budget(game, s, w, automaton, scale) for s, w in zip(strip_sets, windows)]
@@ -708,3 +969,45 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
         nodes_left -= a.moments.max_nodes
         analyses.append(a)
     return ParSheet(game, mode, analyses, automaton, scale, full_cycle)
+
+
+def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: bool | str,
+                   budget: int) -> tuple[StripSetAnalysis, tuple]:
+    """Exact analysis of one strip set of a ways or scatter_pays game, in the sheet's form, and its combinations."""
+    if game.pays.rule == "ways":
+        from .ways import analyse_ways as analyse
+    else:
+        from .anywhere import analyse_scatter_pays as analyse
+    r = analyse(game, strip_set, scale, full_cycle=full_cycle, budget=budget)
+    if full_cycle is True and r.histogram is None:
+        raise ExactBudgetError(f"{game.name}: {r.cycle_note}")
+    n = len(r.combinations)
+    hits = np.array([int(h) for h in r.combo_hits] or [0], dtype=object)[:n].reshape(1, n)
+    units = np.array([int(u) for u in r.combo_units] or [0], dtype=object)[:n].reshape(1, n)
+    moments = np.array([[0, sum(int(u) for u in r.combo_units), 0]], dtype=object)
+    scatters = {name: scatter_counts(game, r.windows, name) for name in game.scatters}
+    note = r.cycle_note if full_cycle is not False else None
+    from .triggers import combination_trigger_counts
+
+    counts = {name: combination_trigger_counts(game, strip_set, r.windows, t)
+              for name, t in game.triggers.items() if t.combination is not None}
+    return (StripSetAnalysis(strip_set, r.cycle, hits, moments, scatters, r.moments, r.histogram, note, combo_units=units,
+                             trigger_counts=counts),
+            tuple(r.combinations))
+
+
+# "auto" full cycles of ways and scatter_pays games: each screen is evaluated whole (about 20 ns), so the
+# default stops near a second; full_cycle=True takes the caller's budget
+RULE_AUTO_CYCLE_BUDGET = 50_000_000
+
+
+def _rule_par(game: Game, mode: str, strip_sets: list, scale: PayScale, full_cycle: bool | str, budget: int) -> "ParSheet":
+    """The PAR sheet of a ways or scatter_pays game (see :func:`par`)."""
+    if full_cycle == "auto":
+        budget = min(budget, RULE_AUTO_CYCLE_BUDGET)
+    results = [_rule_analysis(game, s, scale, full_cycle, budget) for s in strip_sets]
+    combos = results[0][1]
+    for _, other in results[1:]:
+        if other != combos:  # they depend on the paytable only, so this is a bug in the engine
+            raise WorkbenchError(f"{game.name}: strip sets of mode {mode!r} list different combinations")
+    return ParSheet(game, mode, [a for a, _ in results], RuleCombinations(combos), scale, full_cycle)

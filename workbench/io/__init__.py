@@ -17,6 +17,7 @@ from .store import (
     resolve_game_path,
     save_game,
     shipped_games,
+    example_games,
     validate_file,
 )
 from .atomic import atomic_write_text
@@ -39,5 +40,6 @@ __all__ = [
     "resolve_game_path",
     "save_game",
     "shipped_games",
+    "example_games",
     "validate_file",
 ]

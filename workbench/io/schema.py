@@ -29,10 +29,14 @@ from .. import registry
 from ..errors import Problem, ReelsetError
 from ..model import (
     COUNTING_MODES,
+    LINE_DIRECTIONS,
+    MULTIPLIER_COMBINE,
+    PAY_RULES,
     PAY_UNITS,
     SYMBOL_KINDS,
     VISIBILITY_MODES,
     BetModel,
+    PayRule,
     Game,
     ScatterGroup,
     Strip,
@@ -58,6 +62,7 @@ MAX_REELS = 10
 MAX_ROWS = 12  # rows per reel
 MAX_PAYLINES = 1024
 MAX_SYMBOLS = 256
+MAX_MULTIPLIER = 1000  # a multiplier wild's multiplier
 MAX_STRIP_STOPS = 10_000  # stops per strip
 MAX_STRIP_SETS = 100
 MAX_TABLE_ENTRIES = 5_000  # entries per weighted table
@@ -78,6 +83,7 @@ LIMITS = {
     "rows per reel": MAX_ROWS,
     "paylines": MAX_PAYLINES,
     "symbols": MAX_SYMBOLS,
+    "multiplier of a multiplier wild": MAX_MULTIPLIER,
     "stops per strip": MAX_STRIP_STOPS,
     "strip sets": MAX_STRIP_SETS,
     "entries per table": MAX_TABLE_ENTRIES,
@@ -99,6 +105,8 @@ TOP_KEYS = {
     "grid": "reels and rows",
     "bet": "bet model",
     "symbols": "symbol definitions",
+    "pays": "pay rule: lines, ways or scatter_pays",
+    "groups": "symbol groups paying mixed combinations",
     "paylines": "paylines",
     "paytable": "line pays",
     "scatters": "scatter counts and pays",
@@ -107,7 +115,7 @@ TOP_KEYS = {
     "tables": "weighted tables",
     "features": "game-module parameters",
 }
-REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paylines", "paytable", "strip_sets")
+REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paytable", "strip_sets")
 
 
 def cap_problems(problems: list[Problem], file: str) -> list[Problem]:
@@ -152,6 +160,7 @@ class _Builder:
         self.source = source
         self.problems: list[Problem] = []
         self.positions = MAX_REELS * MAX_ROWS  # symbols on the screen, once the grid is known
+        self.rule_unknown = False  # [pays] rule was not understood: skip the checks that depend on it
 
     # -- reporting -------------------------------------------------------
     def problem(self, path: tuple, message: str, line: int | None = None) -> None:
@@ -293,19 +302,31 @@ class _Builder:
                              f"(known: {', '.join(known)})")
                 module_name = None
 
+        pays = self.pay_rule(data.get("pays", {}))
         reels, rows = self.grid(data.get("grid"))
+        heights = self.heights(data.get("grid"), reels, rows, pays)
         if rows:
             self.positions = sum(rows)
         symbols = self.symbols(data.get("symbols"), reels)
-        paylines = self.paylines(data.get("paylines"), reels, rows)
-        bet = self.bet(data.get("bet"), paylines)
+        self.rule_symbols(pays, symbols)
+        groups = self.groups(data.get("groups", {}), symbols)
+        if pays.rule == "lines" and not self.rule_unknown:
+            if "paylines" not in data:
+                self.problem((), "missing required section or key 'paylines' (a lines game needs its paylines)")
+            paylines = self.paylines(data.get("paylines"), reels, rows)
+        else:
+            if "paylines" in data:
+                self.problem(("paylines",), f"a {pays.rule} game has no paylines: remove [paylines] (or set [pays] rule = \"lines\")")
+            paylines = ()
+        bet = self.bet(data.get("bet"), paylines, pays)
         line_unit = bet.line_pay_unit if bet is not None else "line_bet"
-        paytable = self.paytable(data.get("paytable"), symbols, reels, line_unit)
+        paytable = self.paytable(data.get("paytable"), symbols, reels, line_unit, groups, pays)
         scatters = self.scatters(data.get("scatters", {}), symbols, reels, rows)
-        self.pay_units(bet, paytable, scatters)
-        triggers = self.triggers(data.get("triggers", {}), scatters)
         strip_sets = self.strip_sets(data.get("strip_sets"), symbols, reels, rows)
         tables = self.tables(data.get("tables", {}))
+        self.multiplier_tables(symbols, tables, pays)
+        triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
+        self.pay_units(bet, paytable, scatters, self.award_values(triggers, tables))
         features = data.get("features", {})
         if self.table(("features",), features) is None:
             features = {}
@@ -330,6 +351,9 @@ class _Builder:
             tables=freeze(tables),
             features=freeze(features),
             description=description,
+            pays=pays,
+            groups=freeze(groups),
+            heights=heights,
             path=self.source.path,
             text=self.source.text,
         )
@@ -337,7 +361,7 @@ class _Builder:
     def grid(self, value: Any) -> tuple[int, tuple]:
         if value is None or self.table(("grid",), value) is None:
             return 0, ()
-        self.check_keys(("grid",), value, ("reels", "rows"), ("reels", "rows"))
+        self.check_keys(("grid",), value, ("reels", "rows", "heights"), ("reels", "rows"))
         reels = self.integer(("grid", "reels"), value["reels"], 1, MAX_REELS) if "reels" in value else None
         rows_value = value.get("rows")
         rows: tuple = ()
@@ -360,6 +384,116 @@ class _Builder:
             rows = (r,) * reels
         return reels, rows
 
+    def pay_rule(self, value: Any) -> PayRule:
+        if self.table(("pays",), value) is None:
+            return PayRule()
+        self.check_keys(("pays",), value, ("rule", "direction", "combine", "multiply_wild_only"))
+        rule = self.string(("pays", "rule"), value.get("rule", "lines"), PAY_RULES)
+        if rule is None:  # reported; do not also report what a lines game would need
+            self.rule_unknown = True
+            rule = "lines"
+        direction = self.string(("pays", "direction"), value.get("direction", "left_to_right"), LINE_DIRECTIONS) or "left_to_right"
+        if rule != "lines" and "direction" in value:
+            where = "on adjacent reels from reel 1" if rule == "ways" else "anywhere on the screen"
+            self.problem(("pays", "direction"), f"direction is for lines games: a {rule} game pays {where}")
+        combine = self.string(("pays", "combine"), value.get("combine", "product"), MULTIPLIER_COMBINE) or "product"
+        wild_only = value.get("multiply_wild_only", False)
+        if not isinstance(wild_only, bool):
+            self.problem(("pays", "multiply_wild_only"), f"expected true or false, got {describe(wild_only)}")
+            wild_only = False
+        return PayRule(rule=rule, direction=direction, combine=combine, multiply_wild_only=wild_only)
+
+    def heights(self, value: Any, reels: int, rows: tuple, pays: PayRule) -> tuple | None:
+        """``[grid] heights``: per reel, a weighted table of the rows it shows on a spin (variable-ways games)."""
+        if not isinstance(value, dict) or "heights" not in value or not reels or not rows:
+            return None
+        path = ("grid", "heights")
+        spec = self.table(path, value["heights"], "table of reel1 = { rows = weight, ... }")
+        if spec is None:
+            return None
+        if pays.rule != "ways":
+            self.problem(path, f"reel heights drawn per spin need [pays] rule = \"ways\" (this game pays {pays.rule})")
+            return None
+        keys = [f"reel{i + 1}" for i in range(reels)]
+        self.check_keys(path, spec, keys)
+        out = []
+        for i, key in enumerate(keys):
+            if key not in spec:
+                out.append(None)
+                continue
+            table = self.table(path + (key,), spec[key], "table { rows = weight }")
+            if table is None:
+                return None
+            entries = []
+            for k, w in table.items():
+                h = _count_key(k)
+                if h is None or h > rows[i]:
+                    self.problem(path + (key, k), f"{_name(k)} is not a reel height from 1 to {rows[i]} ([grid] rows of reel {i + 1})")
+                    continue
+                w = self.integer(path + (key, k), w, 0, MAX_WEIGHT)
+                if w is not None:
+                    entries.append((h, w))
+            if not entries or sum(w for _, w in entries) == 0:
+                self.problem(path + (key,), "no height with a weight above 0")
+                return None
+            if sum(w for _, w in entries) > MAX_WEIGHT:
+                self.problem(path + (key,), f"weights add up to more than {MAX_WEIGHT:,}")
+                return None
+            out.append(tuple(sorted(entries)))
+        return tuple(out)
+
+    def multiplier_tables(self, symbols: dict, tables: dict, pays: PayRule) -> None:
+        """A wild's ``multiplier = "TABLE"``: entries { multiplier = whole number 1..MAX_MULTIPLIER, weight = w }."""
+        for name, sym in symbols.items():
+            table_name = sym.multiplier_table
+            if table_name is None:
+                continue
+            path = ("symbols", name, "multiplier")
+            if table_name not in tables:
+                self.problem(path, f"unknown table {_name(table_name)} (a multiplier is a whole number or the name of a "
+                                   "[tables.*] of { multiplier = m, weight = w } entries)")
+                continue
+            for i, entry in enumerate(tables[table_name].entries):
+                epath = ("tables", table_name, "entries", i)
+                extra = [k for k in entry if k != "multiplier"]
+                if "multiplier" not in entry:
+                    self.problem(epath, f"a multiplier table entry needs multiplier = m (read by wild {name})")
+                else:
+                    self.integer(epath + ("multiplier",), entry["multiplier"], 1, MAX_MULTIPLIER)
+                if extra:
+                    self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in a multiplier table entry (only "
+                                                      "multiplier and weight)")
+
+    def rule_symbols(self, pays: PayRule, symbols: dict) -> None:
+        if pays.rule == "scatter_pays":
+            for name, sym in symbols.items():
+                if sym.kind == "wild":
+                    self.problem(("symbols", name, "kind"), "a scatter_pays game counts symbols anywhere: wilds do not substitute in it")
+
+    def groups(self, value: Any, symbols: dict) -> dict:
+        if self.table(("groups",), value) is None:
+            return {}
+        out = {}
+        for name, members in value.items():
+            path = ("groups", name)
+            if not self.name_key(path, "group"):
+                continue
+            if name in symbols:
+                self.problem(path, f"group {name!r} has the name of a symbol")
+                continue
+            names = self.name_list(path, members, symbols)
+            if names is None:
+                continue
+            if len(set(names)) < 2:
+                self.problem(path, "a group needs at least two different symbols")
+                continue
+            bad = [m for m in names if symbols[m].kind not in ("regular",)]
+            if bad:
+                self.problem(path, f"{bad[0]} is a {symbols[bad[0]].kind} symbol: groups hold regular symbols")
+                continue
+            out[name] = tuple(dict.fromkeys(names))
+        return out
+
     def symbols(self, value: Any, reels: int) -> dict:
         if value is None or self.table(("symbols",), value) is None:
             return {}
@@ -367,7 +501,7 @@ class _Builder:
             self.problem(("symbols",), "no symbols defined")
         if len(value) > MAX_SYMBOLS:
             self.problem(("symbols",), f"defines {len(value):,} symbols: at most {MAX_SYMBOLS}")
-        known = ("kind", "height", "substitutes", "reels", "max_visible")
+        known = ("kind", "height", "substitutes", "reels", "max_visible", "multiplier")
         out: dict[str, Symbol] = {}
         specs = {}
         for index, (name, spec) in enumerate(value.items()):
@@ -397,8 +531,18 @@ class _Builder:
                 max_visible = self.integer(path + ("max_visible",), spec["max_visible"], 1, MAX_TALL)
             if "substitutes" in spec and kind != "wild":
                 self.problem(path + ("substitutes",), f"only wild symbols substitute (this one is {kind})")
+            multiplier = 1
+            multiplier_table = None
+            if "multiplier" in spec:
+                if kind != "wild":
+                    self.problem(path + ("multiplier",), f"only wild symbols carry a multiplier (this one is {kind})")
+                elif isinstance(spec["multiplier"], str):
+                    multiplier_table = spec["multiplier"]  # a table name: checked with the tables
+                else:
+                    multiplier = self.integer(path + ("multiplier",), spec["multiplier"], 1, MAX_MULTIPLIER) or 1
             specs[name] = spec
-            out[name] = Symbol(name=name, index=index, kind=kind, height=height, reels=allowed, max_visible=max_visible)
+            out[name] = Symbol(name=name, index=index, kind=kind, height=height, reels=allowed, max_visible=max_visible,
+                               multiplier=multiplier, multiplier_table=multiplier_table)
         # substitution sets need all names first
         for name, symbol in list(out.items()):
             if symbol.kind != "wild":
@@ -431,7 +575,8 @@ class _Builder:
             return ()
         self.check_keys(("paylines",), value, ("lines", "direction"), ("lines",))
         if "direction" in value:
-            self.string(("paylines", "direction"), value["direction"], ("left_to_right",))
+            self.problem(("paylines", "direction"), "the direction of a lines game is [pays] direction = "
+                                                    "\"left_to_right\" | \"right_to_left\" | \"both_ways\"")
         lines = value.get("lines")
         if lines is None:
             return ()
@@ -458,12 +603,21 @@ class _Builder:
             out.append(tuple(line))
         return tuple(out)
 
-    def bet(self, value: Any, paylines: tuple) -> BetModel | None:
+    def bet(self, value: Any, paylines: tuple, pays: PayRule = PayRule()) -> BetModel | None:
         if value is None or self.table(("bet",), value) is None:
             return None
         known = ("lines", "cost", "line_bet", "line_pay_unit", "stakes", "currency", "cost_reason")
-        self.check_keys(("bet",), value, known, ("lines", "cost", "line_bet"))
-        lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else None
+        if self.rule_unknown:
+            self.check_keys(("bet",), value, known, ("cost", "line_bet"))
+            lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else 0
+        elif pays.rule == "lines":
+            self.check_keys(("bet",), value, known, ("lines", "cost", "line_bet"))
+            lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else None
+        else:
+            self.check_keys(("bet",), value, known, ("cost", "line_bet"))
+            if "lines" in value:
+                self.problem(("bet", "lines"), f"a {pays.rule} game has no lines: remove bet.lines (the stake is bet.cost)")
+            lines = 0
         if lines is not None and paylines and lines != len(paylines):
             self.problem(("bet", "lines"), f"{lines} lines played but {len(paylines)} paylines defined")
         cost = self.number(("bet", "cost"), value["cost"], positive=True, what="cost", unit="credits") if "cost" in value else None
@@ -482,7 +636,7 @@ class _Builder:
                 if all(p is not None for p in parsed):
                     stakes = tuple(parsed)
         currency = self.string(("bet", "currency"), value.get("currency", "")) or ""
-        if None not in (lines, cost, line_bet) and "cost_reason" not in value:
+        if None not in (lines, cost, line_bet) and lines and "cost_reason" not in value and pays.rule == "lines":
             stake = lines * line_bet
             if not stake <= cost <= FEATURE_COST_RATIO * stake:
                 self.problem(("bet", "cost"),
@@ -495,19 +649,27 @@ class _Builder:
             return None
         return BetModel(lines=lines, cost=cost, line_bet=line_bet, line_pay_unit=unit, stakes=stakes, currency=currency)
 
-    def paytable(self, value: Any, symbols: dict, reels: int, unit: str = "line_bet") -> dict:
+    def paytable(self, value: Any, symbols: dict, reels: int, unit: str = "line_bet", groups: dict | None = None,
+                 rule: PayRule = PayRule()) -> dict:
         if value is None or self.table(("paytable",), value) is None:
             return {}
+        groups = groups or {}
         out = {}
         for name, pays in value.items():
             path = ("paytable", name)
-            if name not in symbols:
-                self.problem(path, f"paytable for unknown symbol {_name(name)}")
+            if name not in symbols and name not in groups:
+                self.problem(path, f"paytable for unknown symbol {_name(name)}" + (" (or group)" if groups else ""))
                 continue
-            if symbols[name].kind not in ("regular", "wild"):
+            if name in symbols and symbols[name].kind not in ("regular", "wild", "bonus"):
                 self.problem(path, f"{name} is a {symbols[name].kind} symbol: its pays belong in [scatters]")
                 continue
-            parsed = self.count_pays(path, pays, reels or MAX_REELS, unit)
+            if rule.rule == "scatter_pays":
+                if name in groups:
+                    self.problem(path, "a scatter_pays game pays each symbol's own count: groups do not pay in it")
+                    continue
+                parsed = self.count_pays(path, pays, self.positions, unit, "symbols the screen shows")
+            else:
+                parsed = self.count_pays(path, pays, reels or MAX_REELS, unit)
             if parsed is not None:
                 out[name] = parsed
         return out
@@ -537,11 +699,22 @@ class _Builder:
             out[name] = ScatterGroup(name=name, symbols=members, counting=counting, visibility=visibility, pays=freeze(pays), unit=unit)
         return out
 
-    def pay_units(self, bet: BetModel | None, paytable: dict, scatters: dict) -> None:
+    def award_values(self, triggers: dict, tables: dict) -> list:
+        """(path, value, unit) of every bonus award a trigger pays from its table."""
+        out = []
+        for trig in triggers.values():
+            if trig.award is not None:
+                for i, entry in enumerate(tables[trig.award].entries):
+                    out.append((("tables", trig.award, "entries", i, "value"), Fraction(str(entry["value"])), trig.award_unit))
+        return out
+
+    def pay_units(self, bet: BetModel | None, paytable: dict, scatters: dict, awards: list = ()) -> None:
         """Every pay and the cost must be whole pay units that fit the engines (see :mod:`workbench.pays.scale`)."""
         if bet is None:
             return
         values = [(("bet", "cost"), bet.cost, f"cost {_fmt(bet.cost)} credits")]
+        for path, pay, unit in awards:
+            values.append((path, bet.credits(pay, unit), f"bonus award {_fmt(pay)} {UNIT_TEXT[unit]}"))
         for symbol, pays in paytable.items():
             for count, pay in pays.items():
                 values.append((("paytable", symbol, str(count)), bet.credits(pay, bet.line_pay_unit),
@@ -566,26 +739,110 @@ class _Builder:
                 self.problem(path, f"{label} is {int(units):,} pay units (1 unit = {unit}): "
                                    f"at most {MAX_UNITS:,} fit the engines' pay tables")
 
-    def triggers(self, value: Any, scatters: dict) -> dict:
+    def triggers(self, value: Any, scatters: dict, symbols: dict | None = None, tables: dict | None = None,
+                 pays: PayRule = PayRule(), reels: int = 0, module_name: str | None = None) -> dict:
         if self.table(("triggers",), value) is None:
             return {}
+        symbols, tables = symbols or {}, tables or {}
         out = {}
         for name, spec in value.items():
             path = ("triggers", name)
             if not self.name_key(path, "trigger") or self.table(path, spec) is None:
                 continue
-            self.check_keys(path, spec, ("scatter", "min_count"), ("scatter", "min_count"))
+            self.check_keys(path, spec, ("scatter", "combination", "min_count", "per_line", "award", "award_unit"),
+                            ("min_count",))
+            if ("scatter" in spec) == ("combination" in spec):
+                self.problem(path, "a trigger needs either scatter = \"GROUP\" (a scatter count) or combination = \"SYMBOL\" "
+                                   "(that symbol from reel 1 on a line, or on adjacent reels of a ways game)")
+                continue
             scatter = spec.get("scatter")
             if scatter is not None and self.string(path + ("scatter",), scatter) is not None and scatter not in scatters:
                 self.problem(path + ("scatter",), f"unknown scatter {_name(scatter)}")
                 scatter = None
+            combination = spec.get("combination")
+            ok = True
+            if combination is not None:
+                if self.string(path + ("combination",), combination) is None:
+                    ok = False
+                elif combination not in symbols:
+                    self.problem(path + ("combination",), f"unknown symbol {_name(combination)}")
+                    ok = False
+                elif pays.rule == "scatter_pays":
+                    self.problem(path + ("combination",), "a scatter_pays game has no lines or ways: count the symbol with a "
+                                                          "[scatters.*] group and trigger on it with scatter = \"GROUP\"")
+                    ok = False
             min_count = self.integer(path + ("min_count",), spec["min_count"], 1) if "min_count" in spec else None
-            if min_count is not None and min_count > self.positions:
+            if min_count is not None and combination is not None and reels and min_count > reels:
+                self.problem(path + ("min_count",), f"min_count {_show(min_count)} is more than the {reels} reels: a combination "
+                                                    "counts one symbol per reel from reel 1")
+                min_count = None
+            elif min_count is not None and min_count > self.positions:
                 self.problem(path + ("min_count",), f"min_count {_show(min_count)} can never be reached: the screen shows "
                                                     f"at most {self.positions} symbols")
                 min_count = None
-            if scatter is not None and min_count is not None:
-                out[name] = Trigger(name=name, scatter=scatter, min_count=min_count)
+            per_line = spec.get("per_line", False)
+            if not isinstance(per_line, bool):
+                self.problem(path + ("per_line",), f"expected true or false, got {describe(per_line)}")
+                ok = False
+            elif per_line and (combination is None or pays.rule != "lines"):
+                self.problem(path + ("per_line",), "per_line is for combination triggers of lines games (each triggering "
+                                                   "line starts its own bonus)")
+                ok = False
+            award = spec.get("award")
+            unit = self.string(path + ("award_unit",), spec.get("award_unit", "total_bet"), PAY_UNITS) or "total_bet"
+            if "award_unit" in spec and award is None:
+                self.problem(path + ("award_unit",), "award_unit needs award = \"TABLE\"")
+            if award is not None:
+                if self.string(path + ("award",), award) is None:
+                    ok = False
+                elif award not in tables:
+                    self.problem(path + ("award",), f"unknown table {_name(award)}")
+                    ok = False
+                elif module_name not in (None, "classic"):
+                    self.problem(path + ("award",), f"bonus awards from a table are played by the classic round template; "
+                                                    f"{module_name!r} plays its own features")
+                    ok = False
+                else:
+                    table = tables[award]
+                    for i, entry in enumerate(table.entries):
+                        epath = ("tables", award, "entries", i)
+                        extra = [k for k in entry if k != "value"]
+                        if "value" not in entry:
+                            self.problem(epath, f"an award table entry needs value = the award ({UNIT_TEXT[unit]}), read by "
+                                                f"[triggers.{name}]")
+                            ok = False
+                        elif self.number(epath + ("value",), entry["value"], nonnegative=True, what="award",
+                                         unit=UNIT_TEXT[unit]) is None:
+                            ok = False
+                        if extra:
+                            self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in an award table entry (only value "
+                                                              "and weight)")
+                            ok = False
+            if combination is not None and module_name not in (None, "classic"):
+                self.problem(path + ("combination",), f"combination triggers are played by the classic round template; "
+                                                      f"{module_name!r} reads its own triggers from scatter groups")
+                ok = False
+            if ok and award is not None:
+                # what the exact engine prices: one bonus-award trigger on a line combination of a lines game
+                if pays.rule != "lines" or combination is None:
+                    self.problem(path + ("award",), "a bonus award table is priced exactly for combination triggers of lines "
+                                                    "games (combination = \"SYMBOL\" with [pays] rule = \"lines\"); scatter "
+                                                    "and ways triggers cannot pay one yet")
+                    ok = False
+                elif any(t.award for t in out.values()):
+                    self.problem(path + ("award",), "only one trigger of a game may pay a bonus award table")
+                    ok = False
+                elif any(g.counting != "anywhere" and any(p > 0 for p in g.pays.values()) for g in scatters.values()):
+                    self.problem(path + ("award",), "a bonus award beside a paying adjacent_from_first_reel scatter group is "
+                                                    "not priced exactly: make the group count anywhere")
+                    ok = False
+                elif per_line and any(Fraction(str(e["value"])) == 0 for e in tables[award].entries):
+                    self.problem(path + ("award",), "with per_line every award must be above 0 (a line's bonus that pays "
+                                                    "nothing is not a bonus)")
+                    ok = False
+            if ok and (scatter is not None or combination is not None) and min_count is not None:
+                out[name] = Trigger(name=name, scatter=scatter, min_count=min_count, combination=combination,
+                                    per_line=per_line, award=award, award_unit=unit)
         return out
 
     def strip_sets(self, value: Any, symbols: dict, reels: int, rows: tuple) -> dict:

@@ -37,6 +37,16 @@ def shipped_games() -> list[str]:
     return sorted(p.stem for p in folder.glob(f"*{REELSET_SUFFIX}"))
 
 
+EXAMPLES_FOLDER = "examples"
+
+
+def example_games() -> list[str]:
+    """Names of the gallery reelsets in ``reelsets/examples/`` (``examples/<name>``, usable wherever a shipped
+    name is: ``workbench par examples/ways_243``)."""
+    folder = reelsets_dir() / EXAMPLES_FOLDER
+    return sorted(f"{EXAMPLES_FOLDER}/{p.stem}" for p in folder.glob(f"*{REELSET_SUFFIX}"))
+
+
 def resolve_game_path(game: str | os.PathLike) -> Path:
     """A path to an existing reelset file, or the name of a shipped one."""
     path = Path(game)

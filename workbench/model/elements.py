@@ -21,6 +21,9 @@ SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
 PAY_UNITS = ("line_bet", "total_bet", "bet_multiplier")
 COUNTING_MODES = ("anywhere", "adjacent_from_first_reel")
 VISIBILITY_MODES = ("partial", "full")
+PAY_RULES = ("lines", "ways", "scatter_pays")
+LINE_DIRECTIONS = ("left_to_right", "right_to_left", "both_ways")
+MULTIPLIER_COMBINE = ("product", "sum")
 
 
 def freeze(value: Any) -> Any:
@@ -65,10 +68,36 @@ class Symbol:
     substitutes: frozenset = frozenset()
     reels: tuple | None = None
     max_visible: int | None = None
+    multiplier: int = 1  # wilds only: a win the wild takes part in is multiplied by this (see PayRule.combine)
+    multiplier_table: str | None = None  # wilds only: a [tables.*] drawn per landing (entries: multiplier, weight)
 
     @property
     def is_wild(self) -> bool:
         return self.kind == "wild"
+
+
+@dataclass(frozen=True)
+class PayRule:
+    """How the screen pays (``[pays]`` of the file).
+
+    ``rule``: ``lines`` (paylines), ``ways`` (adjacent reels from reel 1, any
+    row; a win pays its pay x the number of ways) or ``scatter_pays`` (N or
+    more of a symbol anywhere).  ``direction`` (lines only): ``left_to_right``,
+    ``right_to_left`` or ``both_ways`` (the best win from each end; a
+    full-length win pays once).  ``combine``: how the multipliers of several
+    multiplier wilds in one win combine (``product`` or ``sum``; a win with no
+    multiplier wild is x1).  ``multiply_wild_only``: whether a win made only of
+    wilds is multiplied too.
+    """
+
+    rule: str = "lines"
+    direction: str = "left_to_right"
+    combine: str = "product"
+    multiply_wild_only: bool = False
+
+    @property
+    def is_lines(self) -> bool:
+        return self.rule == "lines"
 
 
 @dataclass(frozen=True)
@@ -127,11 +156,30 @@ class ScatterGroup:
 
 @dataclass(frozen=True)
 class Trigger:
-    """A feature trigger: at least ``min_count`` of scatter group ``scatter``."""
+    """A feature trigger.
+
+    Scatter trigger: at least ``min_count`` of scatter group ``scatter``.
+    Combination trigger (``combination`` names a symbol, ``scatter`` is None):
+    ``min_count`` or more of it (or a wild substituting for it) from reel 1 on a
+    payline (lines games) or on adjacent reels from reel 1 (ways games).  With
+    ``per_line`` every triggering line starts its own bonus; otherwise a spin
+    starts at most one.  ``award`` names a weighted table whose entries' ``value``
+    the bonus pays, in ``award_unit`` (x total bet by default); without it the
+    trigger only reports how often it fires (a game module plays the feature).
+    """
 
     name: str
-    scatter: str
+    scatter: str | None
     min_count: int
+    combination: str | None = None
+    per_line: bool = False
+    award: str | None = None
+    award_unit: str = "total_bet"
+
+    @property
+    def source(self) -> str:
+        """What fires it, for tables: the scatter group or the combination."""
+        return self.scatter if self.scatter is not None else f"{self.combination} (combination)"
 
 
 @dataclass(frozen=True)

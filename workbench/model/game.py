@@ -11,7 +11,9 @@ from fractions import Fraction
 from typing import Mapping
 
 from .edits import apply_edit
-from .elements import BetModel, Symbol, pay_for_count
+from types import MappingProxyType
+
+from .elements import BetModel, PayRule, Symbol, pay_for_count
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class Game:
     tables: Mapping  # name -> WeightedTable
     features: Mapping  # game-module parameters, deep-frozen
     description: str = ""
+    pays: PayRule = PayRule()  # how the screen pays: lines, ways or scatter_pays
+    groups: Mapping = field(default_factory=lambda: MappingProxyType({}))  # group name -> member symbols (mixed pays)
+    heights: tuple | None = None  # per reel: ((rows, weight), ...) drawn each spin, or None (always ``rows``)
     path: str | None = field(default=None, compare=False)
     text: str = field(default="", compare=False, repr=False)
     edits: tuple = field(default=(), compare=False, repr=False)
@@ -51,7 +56,11 @@ class Game:
         return self.symbols[name]
 
     def line_pay(self, symbol: str, count: int) -> Fraction:
-        """Line pay of ``count`` x ``symbol`` from the leftmost reel, in the line pay unit."""
+        """Pay of ``count`` x ``symbol`` (or group) in the line pay unit (x line bet by default).
+
+        Lines and ways: ``count`` symbols from the first reel; scatter_pays:
+        ``count`` anywhere on the screen.
+        """
         return pay_for_count(self.paytable.get(symbol, {}), count)
 
     def strip_sets_for(self, mode: str) -> list:

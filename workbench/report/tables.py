@@ -60,6 +60,40 @@ def _substitutes_text(game, symbol) -> str:
     return ", ".join(subs)
 
 
+def pay_rule_text(game) -> str:
+    """The pay rule in words: lines (direction, multiplier wilds, groups), ways or pay anywhere."""
+    rule = game.pays
+    extras = []
+    wilds = [s for s in game.symbols.values() if s.multiplier > 1]
+    if wilds:
+        how = "multiplied together" if rule.combine == "product" else "added"
+        extras.append(", ".join(f"{s.name} x{s.multiplier}" for s in wilds) + f" (several in one win: {how})")
+    if game.groups:
+        extras.append("groups " + ", ".join(f"{g} = {' / '.join(m)}" for g, m in game.groups.items()))
+    if rule.rule == "ways":
+        if game.heights:
+            text = "ways: adjacent reels from reel 1, any row; reel heights drawn per spin"
+        else:
+            ways = 1
+            for r in game.rows:
+                ways *= r
+            text = f"{ways:,} ways: adjacent reels from reel 1, any row"
+    elif rule.rule == "scatter_pays":
+        text = "pay anywhere: a count of a symbol anywhere on the screen"
+    else:
+        text = {"left_to_right": "lines, left to right", "right_to_left": "lines, right to left",
+                "both_ways": "lines, both ways (a full-length win pays once)"}[rule.direction]
+    return "; ".join([text, *extras])
+
+
+def _trigger_text(game, t) -> str:
+    where = "on a line from reel 1" if game.pays.is_lines else "on adjacent reels from reel 1"
+    text = f"{t.name}: {t.min_count}+ {t.scatter}" if t.combination is None else f"{t.name}: {t.min_count}+ {t.combination} {where}"
+    if t.award:
+        text += f", pays an award from table {t.award} (x {t.award_unit.replace('_', ' ')})"
+    return text
+
+
 def game_overview(game) -> pd.DataFrame:
     """What the game is: file, rules module, grid, bet model, modes, features (one row per item)."""
     bet = game.bet
@@ -70,15 +104,17 @@ def game_overview(game) -> pd.DataFrame:
         ("reelset file", Path(game.path).name if game.path else "(in memory)"),
         ("game module (rules)", game.game_module),
         ("module description", _module_summary(game) or "-"),
-        ("grid", f"{game.reels} reels x {'/'.join(str(r) for r in game.rows)} rows"),
-        ("paylines", f"{len(game.paylines)}"),
+        ("grid", f"{game.reels} reels x {'/'.join(str(r) for r in game.rows)} rows"
+                 + (" (the most; heights drawn per spin)" if game.heights else "")),
+        ("pays", pay_rule_text(game)),
+        *([("paylines", f"{len(game.paylines)}")] if game.pays.is_lines else []),
         ("total bet", f"{float(bet.cost):g} credits x bet multiplier"),
         ("line bet", f"{float(bet.line_bet):g} credits x bet multiplier (line pays x {bet.line_pay_unit.replace('_', ' ')})"),
         ("stake ladder", stakes),
         ("modes", ", ".join(game.modes)),
         ("strip sets", ", ".join(f"{s.name} ({s.mode}, weight {s.weight})" for s in game.strip_sets.values())),
         ("scatter groups", ", ".join(game.scatters) or "-"),
-        ("triggers", ", ".join(f"{t.name}: {t.min_count}+ {t.scatter}" for t in game.triggers.values()) or "-"),
+        ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
         ("weighted tables", ", ".join(game.tables) or "-"),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
@@ -293,9 +329,69 @@ def triggers_table(sheet) -> pd.DataFrame:
     t = sheet.triggers
     if not len(t):
         return pd.DataFrame()
-    return pd.DataFrame({"trigger": t["trigger"], "condition": [f"{m}+ {s}" for m, s in zip(t["min_count"], t["scatter"])],
-                         "hits": [f"{h:,}" for h in t["hits"]], "probability": [f"{p:.4e}" for p in t["probability"]],
-                         "1 in": [fmt_num(x, 2) for x in t["one_in"]]}).set_index("trigger")
+    out = pd.DataFrame({"trigger": t["trigger"], "condition": [f"{m}+ {s}" for m, s in zip(t["min_count"], t["scatter"])],
+                        "hits": [f"{h:,}" for h in t["hits"]], "probability": [f"{p:.4e}" for p in t["probability"]],
+                        "1 in": [fmt_num(x, 2) for x in t["one_in"]]})
+    if "line_probability" in t:
+        out["1 in per line"] = [fmt_num(x, 2) if math.isfinite(x) else "-" for x in t["line_one_in"]]
+        out["bonuses per spin"] = [f"{x:.6f}" for x in t["bonuses_per_spin"]]
+    return out.set_index("trigger")
+
+
+def paytable_title(game) -> str:
+    """What the paytable's counts and pays mean under the game's pay rule."""
+    unit = game.bet.line_pay_unit.replace("_", " ")
+    rule = game.pays.rule
+    if rule == "ways":
+        return f"Ways pays (x {unit} per way) by count of adjacent reels from reel 1"
+    if rule == "scatter_pays":
+        return f"Pay-anywhere pays (x {unit}) by count of a symbol anywhere on the screen"
+    side = {"left_to_right": "from the leftmost reel", "right_to_left": "from the rightmost reel",
+            "both_ways": "from either end (both ways)"}[game.pays.direction]
+    return f"Line pays (x {unit}) by count {side}"
+
+
+def combinations_title(sheet) -> str:
+    return {"lines": "Line combinations", "ways": "Ways combinations (hits: screens paying it; pay per way)",
+            "scatter_pays": "Pay-anywhere combinations (count anywhere on the screen)"}[sheet.game.pays.rule]
+
+
+def par_conventions_table(sheet, z_printed: float = 1.65) -> pd.DataFrame:
+    """The figures printed PAR sheets give under other conventions, each labelled (base game, x total bet)."""
+    rows = [
+        {"figure": "hit frequency, whole spin (a spin with any win)", "value": fmt_pct(sheet.hit_frequency)},
+        {"figure": "hit frequency, PAR-sheet convention (each line, ways or scatter win on a spin is a hit)",
+         "value": fmt_pct(sheet.par_hit_frequency)},
+        {"figure": "volatility index, z = 1.6449 (exact 90 %)", "value": fmt_num(sheet.volatility_index(0.90))},
+        {"figure": f"volatility index, z = {z_printed:g} (as printed on many sheets)",
+         "value": fmt_num(sheet.volatility_index(z=z_printed))},
+    ]
+    return _frame(rows, "figure")
+
+
+AWARD_ROWS = 40  # rows of the awards-by-value table in the report (all of them are in the .xlsx workbook)
+
+
+def awards_table(sheet, rows: int = AWARD_ROWS) -> pd.DataFrame:
+    """Awards by value (x total bet): hits over the cycle, 1 in N, % of hits, % of RTP; the largest ``rows`` values."""
+    a = sheet.awards
+    if not len(a):
+        return pd.DataFrame()
+    a = a.sort_values("award", ascending=False).head(rows)
+    return pd.DataFrame({"award (x total bet)": [fmt_num(x) for x in a["award"]], "hits": [f"{h:,}" for h in a["hits"]],
+                         "1 in": [fmt_num(x, 2) for x in a["one_in"]], "% of hits": [f"{x:.4f}" for x in a["hits_pct"]],
+                         "% of RTP": [f"{x:.4f}" for x in a["rtp_pct"]]}).set_index("award (x total bet)")
+
+
+def bonus_awards_table(sheet) -> pd.DataFrame:
+    """Bonus award tables of combination triggers: each award with its probability and share of the bonus RTP."""
+    frames = [part.table for part in sheet.parts.values() if part.kind == "bonus"]
+    if not frames:
+        return pd.DataFrame()
+    t = pd.concat(frames)
+    return pd.DataFrame({"trigger": t["trigger"], "award": [f"{x:g} x {u.replace('_', ' ')}" for x, u in zip(t["award"], t["unit"])],
+                         "weight": [f"{w:,}" for w in t["weight"]], "probability": [fmt_pct(x, 2) for x in t["probability"]],
+                         "share of the bonus RTP": [fmt_pct(x, 2) for x in t["bonus_rtp_share"]]}).set_index("trigger")
 
 
 def prize_table(sheet) -> pd.DataFrame:

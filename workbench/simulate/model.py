@@ -31,7 +31,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..model import Game
+from ..model import PAY_RULES, Game
+
+# what the unmodified first screen pays by its pay rule: the components the exact engine computes
+PAY_RULE_COMPONENTS = frozenset(PAY_RULES)
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ class RoundModel:
 
     @property
     def exact_components(self) -> tuple:
-        return tuple(i for i, c in enumerate(self.components) if c == "lines" or c.startswith("scatter:"))
+        return tuple(i for i, c in enumerate(self.components) if c in PAY_RULE_COMPONENTS or c.startswith("scatter:"))
 
     @property
     def informational_components(self) -> tuple:

@@ -1,0 +1,110 @@
+"""The gallery (reelsets/examples/): every game written only as a reelset validates, prices exactly,
+equals the slow reference evaluator on reduced strips, simulates to its exact RTP, and reports."""
+
+import re
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from workbench import reference
+from workbench.exact import par
+from workbench.io import example_games, load_game, loads_game, reelsets_dir
+from workbench.pays.scale import pay_scale
+from workbench.simulate import simulate
+
+EXAMPLES = example_games()
+SIM_SPINS = 400_000
+SIM_SEED = 11
+
+
+def test_the_gallery_has_every_rule_the_format_documents():
+    games = [load_game(name) for name in EXAMPLES]
+    rules = {(g.pays.rule, g.pays.direction if g.pays.is_lines else "") for g in games}
+    assert {("lines", "left_to_right"), ("lines", "both_ways"), ("ways", ""), ("scatter_pays", "")} <= rules
+    assert any(g.heights for g in games), "a variable-height ways game"
+    assert any(g.groups for g in games), "a game with symbol groups"
+    assert any(s.multiplier > 1 for g in games for s in g.symbols.values()), "a multiplier wild"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_every_example_starts_with_a_comment_saying_what_it_shows(name):
+    text = (reelsets_dir() / f"{name}.toml").read_text()
+    head = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        head.append(line)
+    assert len(" ".join(head).split()) >= 25, "a paragraph on top"
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_exact_par_of_every_example_is_consistent(name):
+    game = load_game(name)
+    sheet = par(game, full_cycle=False)
+    assert 0.80 < sheet.rtp < 1.0, sheet.rtp  # a plausible base game (some return more through features)
+    assert sheet.rtp_exact == sum(sheet.components_exact.values())
+    combos = sheet.combinations
+    assert len(combos) and (combos["hits"] <= sheet.cycle).all()
+    assert abs(combos["rtp"].sum() - sheet.components[game.pays.rule]) < 1e-12
+    assert 0 < sheet.hit_frequency <= sheet.par_hit_frequency
+    assert sheet.std > 0 and sheet.max_win > 0
+    assert sheet.volatility_index(z=1.65) > sheet.volatility_index(0.90)
+
+
+def _reduced(name: str, keep: int) -> str:
+    """The example with every strip cut to its first ``keep`` stops; variable heights shrink to 1-2 rows."""
+    text = (reelsets_dir() / f"{name}.toml").read_text()
+
+    def cut(match):
+        return f'{match.group(1)} = "{" ".join(match.group(2).split()[:keep])}"'
+
+    text = re.sub(r'^(reel\d+) = """\s*\n?([^"]*?)"""', lambda m: f'{m.group(1)} = "{" ".join(m.group(2).split())}"', text,
+                  flags=re.M | re.S)
+    text = re.sub(r'^(reel\d+) = "(.*)"$', cut, text, flags=re.M)
+    if "[grid.heights]" in text or re.search(r"^heights\s*=", text, re.M):
+        text = re.sub(r"^rows = \d+", "rows = 2", text, count=1, flags=re.M)
+        text = re.sub(r"^(reel\d+) = \{[^}]*\}$", r"\1 = { 1 = 1, 2 = 2 }", text, flags=re.M)
+    return text
+
+
+REDUCED_STOPS = {"examples/variable_ways_6reel": 2, "examples/pay_anywhere_6x5": 5}
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_reduced_examples_equal_the_reference_evaluator(name):
+    game = loads_game(_reduced(name, REDUCED_STOPS.get(name, 6)), f"{name}-reduced.toml")
+    scale = pay_scale(game)
+    strip_set = game.strip_sets_for("base")[0]
+    ref = reference.enumerate_cycle(game, strip_set)
+    sheet = par(game, full_cycle=True)
+    assert sheet.cycle == ref["cycle"]
+    if sheet.distribution is not None:
+        fast = Counter({Fraction(int(u), scale.denominator): int(h)
+                        for u, h in zip(sheet.distribution.wins_units, sheet.distribution.hits)})
+    else:  # a bonus award: the analysis holds the histogram of the screen's pays alone
+        fast = Counter({Fraction(int(u), scale.denominator): int(h) for u, h in enumerate(sheet.analyses[0].histogram) if h})
+    assert fast == +ref["wins"]
+    for name, counts in ref["triggers"].items():
+        mine = sheet.trigger_counts[name]
+        assert (mine["hits"], mine["starts"], mine["starts_sq"]) == (counts["hits"], counts["starts"], counts["starts_sq"])
+        if mine["pay_cross"] is not None:
+            assert Fraction(mine["pay_cross"], scale.denominator) == counts["pay_cross"]
+    if game.pays.direction != "both_ways":  # both-ways sheets list compound (left + right) combinations
+        hits = {(c.symbol, c.count, getattr(c, "multiplier", 1)): int(h)
+                for c, h in zip(sheet.automaton.combinations, sheet.line_hits.sum(axis=0)) if h}
+        assert hits == dict(+ref["combinations"])
+    for group, counts in ref["scatters"].items():
+        assert {c: h for c, h in enumerate(sheet.scatter_hits[group]) if h} == dict(+counts)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_simulation_of_every_example_agrees_with_exact(name):
+    game = load_game(name)
+    sheet = par(game, full_cycle=False)
+    result = simulate(game, SIM_SPINS, seed=SIM_SEED)
+    se = result.rtp_ci95 / 1.96
+    assert abs(result.rtp - sheet.rtp) < 4.5 * se, (result.rtp, sheet.rtp, se)
+    for component, value in sheet.components.items():
+        est = result.components[component]
+        assert abs(est.value - value) < 4.5 * est.ci95 / 1.96 + 1e-12, (component, est.value, value)

@@ -1,0 +1,200 @@
+"""The ways round: one spin paying ways (adjacent reels from reel 1, any row) and scatters.
+
+Per spin: the strip set of mode ``base`` is chosen by weight; each reel draws its height by
+the ``[grid] heights`` weights (reels of fixed height skip the draw) and a stop by its stop
+weights, which is looked up as the reel's *outcome* (merged windows, see
+:mod:`workbench.exact.ways`); the screen is paid by :func:`workbench.pays.ways.ways_pay`
+(component ``ways``) and every paying scatter group by its count (``scatter:<name>``).  A trigger
+with a bonus ``award`` (at most one per game: a scatter trigger, or a combination trigger whose
+first ``min_count`` reels each show the symbol) pays one draw of its award table on a spin that
+fires it (component ``bonus:<name>``, after the others).
+Everything it pays is computed exactly by :func:`workbench.exact.ways.analyse_ways`; its
+simulation cross-checks the two.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .._jit import njit
+from ..errors import SimulationError
+from ..exact.enumerate import PAY_UNITS_MAX
+from ..exact.ways import outcome_tables, spin_bound, ways_outcomes
+from ..model import Game
+from ..pays.scale import pay_scale
+from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_pay_tables, update_code
+from ..pays.ways import ways_group_pay, ways_pay, ways_targets
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.kernel import TABLE_BYTES_MAX, VIRTUAL_STOPS_MAX
+from ..simulate.model import RoundModel
+from ..simulate.rng import bounded, weighted_index
+
+WaysParams = namedtuple(
+    "WaysParams",
+    [
+        "tab",  # pays.ways.WaysTables of the base strip sets (weight > 0)
+        "set_cum",  # int64[n_sets] cumulative strip-set weights
+        "n_heights",  # int64[n_sets, n_reels] heights a reel can show (1: fixed)
+        "height_cum",  # int64[n_sets, n_reels, max_heights] cumulative height weights
+        "total",  # int64[n_sets, n_reels] virtual stops (strip total weight)
+        "vtab",  # int32[n_sets, n_reels, max_heights, max_total] outcome of (height, virtual stop)
+        "outs",  # int64[n_reels] scratch: this spin's outcome per reel
+        "comp_group",  # int64[n_paying_groups] component of each paying scatter group
+        "cost_units",
+        "bonus",  # AwardParams: the bonus-award trigger (comp = -1: none)
+    ],
+)
+# The (at most one) trigger paying a bonus award: its running count (``update_code`` codes, ``mode`` ANYWHERE /
+# ADJACENT, capped at ``cap`` = min_count; it fires at ``cap``), what each (strip set, reel, height, virtual stop)
+# adds to it (``value``: the scatter group's visible instances, or 1 when the reel shows a combination trigger's
+# symbol), the award table (cumulative weights, pay units) and the component it pays to.
+AwardParams = namedtuple("AwardParams", ["comp", "mode", "cap", "value", "cum", "units"])
+
+
+def award_trigger(game: Game):
+    """The game's trigger paying a bonus award, or None (validation allows one)."""
+    awarding = [t for t in game.triggers.values() if t.award is not None]
+    if not awarding:
+        return None
+    if len(awarding) > 1:
+        raise SimulationError(f"{game.name}: {len(awarding)} triggers pay a bonus award; the round plays one")
+    return awarding[0]
+
+
+def award_table(game: Game, trigger) -> tuple[np.ndarray, np.ndarray]:
+    """(cumulative weights, award values in pay units) of ``trigger``'s award table."""
+    from fractions import Fraction
+
+    table = game.tables[trigger.award]
+    scale = pay_scale(game)
+    units = np.array([scale.units(game.bet.credits(Fraction(str(e["value"])), trigger.award_unit)) for e in table.entries],
+                     dtype=np.int64)
+    return np.cumsum(np.asarray(table.weights, dtype=np.int64)), units
+
+
+def trigger_window_values(game: Game, trigger, windows) -> tuple[int, np.ndarray]:
+    """(count mode, per window what it adds to the trigger's count) of one reel's ``windows``
+    (:class:`~workbench.exact.windows.ReelWindows`): a scatter trigger's group instances, or
+    whether the window shows a combination trigger's symbol (or a wild substituting for it)."""
+    if trigger.scatter is not None:
+        g = list(game.scatters).index(trigger.scatter)
+        mode = ADJACENT if game.scatters[trigger.scatter].counting == "adjacent_from_first_reel" else ANYWHERE
+        return mode, np.asarray(windows.counts[:, g], dtype=np.int64)
+    match = np.zeros(len(game.symbols), dtype=bool)
+    for sym in game.symbols.values():
+        match[sym.index] = sym.name == trigger.combination or (sym.kind == "wild" and trigger.combination in sym.substitutes)
+    shows = (match[windows.symbols] & (windows.symbols >= 0)).any(axis=1)
+    return ADJACENT, shows.astype(np.int64)
+
+
+def no_award(dims: int) -> AwardParams:
+    """The AwardParams of a game without a bonus award (``value`` of ``dims`` dimensions)."""
+    return AwardParams(np.int64(-1), np.int64(ANYWHERE), np.int64(1), np.zeros((1,) * dims, dtype=np.int16),
+                       np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def play_round(p, rng, amounts, adjust, counters, stratum):
+    s = 0 if p.set_cum.shape[0] == 1 else weighted_index(p.set_cum, rng)
+    outs = p.outs
+    n_heights = p.n_heights
+    height_cum = p.height_cum
+    vtab = p.vtab
+    total = p.total
+    b = p.bonus
+    code = 0
+    for i in range(outs.shape[0]):
+        h = 0
+        nh = n_heights[s, i]
+        if nh > 1:
+            u = bounded(rng, height_cum[s, i, nh - 1])
+            while height_cum[s, i, h] <= u:
+                h += 1
+        v = bounded(rng, total[s, i])
+        outs[i] = vtab[s, i, h, v]
+        if b.comp >= 0:
+            code = update_code(b.mode, b.cap, code, b.value[s, i, h, v])
+    amounts[0] += ways_pay(p.tab, s, outs)
+    for g in range(p.comp_group.shape[0]):
+        amounts[p.comp_group[g]] += ways_group_pay(p.tab, s, outs, g)
+    if b.comp >= 0 and code_count(b.mode, code) >= b.cap:
+        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The simulator's model of a ways game (components ``ways`` and ``scatter:<name>`` per paying group)."""
+    if game.pays.rule != "ways":
+        raise SimulationError(f"{game.name}: the ways round plays [pays] rule = \"ways\" games (this one pays {game.pays.rule})")
+    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    if not sets:
+        raise SimulationError(f"{game.name}: no strip set has mode 'base'")
+    scale = pay_scale(game)
+    targets = ways_targets(game, scale)
+    tables = scatter_pay_tables(game, scale)
+    n = game.reels
+    max_total = max(strip.total_weight for s in sets for strip in s.reels)
+    if max_total > VIRTUAL_STOPS_MAX:
+        raise SimulationError(f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator expands "
+                              f"weights into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
+    outcomes = [ways_outcomes(game, s, targets, tables) for s in sets]
+    max_h = max(len(r.heights) for reels in outcomes for r in reels)
+    trigger = award_trigger(game)
+    size = len(sets) * n * max_h * max_total * (4 if trigger is None else 6)  # int32 outcomes (+ int16 trigger values)
+    if size > TABLE_BYTES_MAX:
+        raise SimulationError(f"{game.name}: the ways round's outcome tables need {size:,} bytes, over the budget of "
+                              f"{TABLE_BYTES_MAX:,}")
+    top = max(spin_bound(targets, tables, reels) for reels in outcomes)
+    if top >= PAY_UNITS_MAX:
+        raise SimulationError(f"{game.name}: a spin could pay up to {top:,} pay units, over the limit of {PAY_UNITS_MAX:,}")
+    n_heights = np.zeros((len(sets), n), dtype=np.int64)
+    height_cum = np.zeros((len(sets), n, max_h), dtype=np.int64)
+    total = np.zeros((len(sets), n), dtype=np.int64)
+    vtab = np.zeros((len(sets), n, max_h, max_total), dtype=np.int32)
+    for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
+        for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
+            n_heights[k, i] = len(reel.heights)
+            height_cum[k, i, : len(reel.heights)] = np.cumsum([w for _, w in reel.heights])
+            total[k, i] = strip.total_weight
+            stops = np.repeat(np.arange(len(strip), dtype=np.int64), strip.stop_weights)
+            for h in range(len(reel.heights)):
+                window = reel.windows.stop_window[h * len(strip) + stops]
+                vtab[k, i, h, : len(stops)] = reel.outcome[window]
+    components = ["ways"] + [f"scatter:{name}" for name in (list(game.scatters)[int(g)] for g in tables.index)]
+    bonus = no_award(4)
+    if trigger is not None:
+        value = np.zeros((len(sets), n, max_h, max_total), dtype=np.int16)
+        mode = ANYWHERE
+        for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
+            for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
+                mode, per_window = trigger_window_values(game, trigger, reel.windows)
+                if per_window.max(initial=0) > np.iinfo(np.int16).max:
+                    raise SimulationError(f"{game.name}: a reel shows more than {np.iinfo(np.int16).max} scatter instances")
+                stops = np.repeat(np.arange(len(strip), dtype=np.int64), strip.stop_weights)
+                for h in range(len(reel.heights)):
+                    value[k, i, h, : len(stops)] = per_window[reel.windows.stop_window[h * len(strip) + stops]]
+        components.append(f"bonus:{trigger.name}")
+        cum, units = award_table(game, trigger)
+        bonus = AwardParams(np.int64(len(components) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
+    params = WaysParams(
+        tab=outcome_tables(targets, tables, outcomes),
+        set_cum=np.cumsum([s.weight for s in sets]).astype(np.int64),
+        n_heights=n_heights,
+        height_cum=height_cum,
+        total=total,
+        vtab=vtab,
+        outs=np.zeros(n, dtype=np.int64),
+        comp_group=np.arange(1, 1 + len(tables.index), dtype=np.int64),
+        cost_units=scale.cost_units,
+        bonus=bonus,
+    )
+    return RoundModel(game=game, components=tuple(components), counters=(), params=params, run_chunk=run_chunk, stake=stake)
