@@ -356,7 +356,8 @@ def test_simulation_agrees_with_the_exact_mean(tmp_path):
     from workbench.rounds.anywhere import round_model
     from workbench.simulate import simulate
 
-    template = RoundTemplate(name="anywhere_test_round", build=round_model, summary="scatter pays, no features")
+    template = RoundTemplate(name="anywhere_test_round", build=round_model, summary="scatter pays, no features",
+                             declared_pays=True)
     registry.register(template, replace=True)
     try:
         game = _load(tmp_path, _fixed_game(template.name))

@@ -244,3 +244,17 @@ def test_game_overview_notebook_runs(tmp_path):
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 7
+
+
+@pytest.mark.parametrize("name", __import__("workbench.io", fromlist=["example_games"]).example_games())
+def test_every_gallery_game_reports(name, tmp_path):
+    """The report of every gallery game renders, names its pay rule and lists its exact components."""
+    files = report.generate_report(name, tmp_path, spins=5_000, seed=SEED, precision=0.05)
+    page = files.html.read_text(encoding="utf-8")
+    game = workbench.load_game(name)
+    assert game.name in page and "Traceback" not in page
+    assert report.pay_rule_text(game).split(";")[0].split(":")[0] in page
+    for component in par(game, full_cycle=False).components:
+        assert component in page
+    if not game.pays.is_lines:
+        assert "Per payline" not in page

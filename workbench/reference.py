@@ -40,6 +40,13 @@ A win of a wild target (the wild's own paytable entry) has ``M = 1`` unless
 ``multiply_wild_only`` is true.  A win of a regular target or group made
 only of wilds is a win of that target: it is multiplied.
 
+A wild whose ``multiplier`` names a table (``Symbol.multiplier_table``) draws,
+on every visible cell showing it, its own multiplier from the table each spin;
+:func:`spin_result` takes the drawn multipliers as ``multipliers`` (cell ->
+m; a table-wild cell without one counts ``Symbol.multiplier``, 1), and a cell
+that drew m is a wild of multiplier m in every rule above (it is still that
+wild for the wild's own paytable entry).
+
 Rule "lines"
 ------------
 - left_to_right: every target's run is the number of leading symbols of the
@@ -98,11 +105,24 @@ Cycle
 :func:`enumerate_cycle` visits every stop combination; in a ways game with
 heights, every (height, stop) pair of every reel, weighing height weight x
 stop weight (a reel without heights shows its ``rows`` with weight 1).
+
+With table wilds it also visits, for every stop combination, every
+assignment of a table entry to each visible table-wild cell.  Each table is
+taken with its weights summed per distinct multiplier, weight-0 multipliers
+left out, and divided by their greatest common divisor (the same
+probabilities; T is the total of these weights).  An assignment weighs the
+stop combination's weight x the product of the chosen weights x, for every
+reel and every table wild its strip holds, T^(rows - j) (rows: the reel's
+``game.rows``, also with heights; j: the reel's visible cells showing that
+wild).  So every stop combination weighs its stop weights x T^rows per
+(reel, table wild on its strip), whatever it shows, and the cycle is the
+product over reels of strip total x those factors: the exact engines' cycle.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 from typing import NamedTuple
@@ -173,11 +193,14 @@ def _listed_count(game: Game, target: str, run: int) -> int:
     return max(listed) if listed else 0
 
 
-def win_multiplier(game: Game, shown_symbols, target: str) -> int:
-    """``M`` of a win of ``target`` made of the cells ``shown_symbols``."""
+def win_multiplier(game: Game, shown_symbols, target: str, multipliers=None) -> int:
+    """``M`` of a win of ``target`` made of the cells ``shown_symbols``; ``multipliers``: each
+    cell's multiplier, in the same order (None: every symbol's own ``multiplier``)."""
     if _is_wild_target(game, target) and not game.pays.multiply_wild_only:
         return 1
-    mults = [game.symbols[s].multiplier for s in shown_symbols if game.symbols[s].kind == "wild"]
+    if multipliers is None:
+        multipliers = [game.symbols[s].multiplier for s in shown_symbols]
+    mults = [m for s, m in zip(shown_symbols, multipliers) if game.symbols[s].kind == "wild"]
     if game.pays.combine == "product":
         out = 1
         for m in mults:
@@ -195,8 +218,10 @@ def _file_order(game: Game) -> dict:
 # -- lines ------------------------------------------------------------------
 
 
-def line_win(game: Game, symbols_on_line: list[str], side: str = "", line: int | None = None) -> Win | None:
-    """The best win of a line read in the order given (first symbol = first reel read), or None."""
+def line_win(game: Game, symbols_on_line: list[str], side: str = "", line: int | None = None,
+             multipliers=None) -> Win | None:
+    """The best win of a line read in the order given (first symbol = first reel read), or None
+    (``multipliers``: each cell's multiplier, in the same order; None: the symbols' own)."""
     order = _file_order(game)
     best = None
     best_key = None
@@ -211,7 +236,7 @@ def line_win(game: Game, symbols_on_line: list[str], side: str = "", line: int |
         if count == 0:
             continue
         pay = game.paytable[target][count]
-        m = win_multiplier(game, symbols_on_line[:count], target)
+        m = win_multiplier(game, symbols_on_line[:count], target, None if multipliers is None else multipliers[:count])
         key = (pay * m, count, target in game.symbols, -order[target])
         if best_key is None or key > best_key:
             best, best_key = Win(target, count, m, pay, side, line), key
@@ -228,18 +253,20 @@ def line_combination(game: Game, symbols_on_line: list[str]):
     return None if win is None else (win.target, win.count, win.paid)
 
 
-def line_wins(game: Game, symbols_on_line: list[str], line: int | None = None) -> tuple:
-    """Every win of one payline under ``game.pays.direction`` (0, 1 or 2 :class:`Win`)."""
+def line_wins(game: Game, symbols_on_line: list[str], line: int | None = None, multipliers=None) -> tuple:
+    """Every win of one payline under ``game.pays.direction`` (0, 1 or 2 :class:`Win`);
+    ``multipliers``: each cell's multiplier, reel by reel (None: the symbols' own)."""
     direction = game.pays.direction
     if direction == "left_to_right":
-        win = line_win(game, symbols_on_line, "", line)
+        win = line_win(game, symbols_on_line, "", line, multipliers)
         return () if win is None else (win,)
     reverse = list(reversed(symbols_on_line))
+    reverse_m = None if multipliers is None else list(reversed(multipliers))
     if direction == "right_to_left":
-        win = line_win(game, reverse, "right", line)
+        win = line_win(game, reverse, "right", line, reverse_m)
         return () if win is None else (win,)
-    left = line_win(game, symbols_on_line, "left", line)
-    right = line_win(game, reverse, "right", line)
+    left = line_win(game, symbols_on_line, "left", line, multipliers)
+    right = line_win(game, reverse, "right", line, reverse_m)
     if (left is not None and right is not None and left.count == len(symbols_on_line)
             and (left.target, left.count, left.multiplier) == (right.target, right.count, right.multiplier)):
         return (left,)
@@ -249,12 +276,15 @@ def line_wins(game: Game, symbols_on_line: list[str], line: int | None = None) -
 # -- ways -------------------------------------------------------------------
 
 
-def ways_count(game: Game, shown: list[list[str]], target: str) -> tuple[int, int, int, int]:
+def ways_count(game: Game, shown: list[list[str]], target: str, multipliers=None) -> tuple[int, int, int, int]:
     """``(run, k, ways, W)`` of ``target`` on a screen, by enumerating every way.
 
     ``ways`` is the plain number of ways through reels 1..k, ``W`` the sum of
-    their multipliers (both 0 when ``k == 0``).
+    their multipliers (both 0 when ``k == 0``).  ``multipliers[reel][row]``: each
+    cell's multiplier (None: the symbols' own).
     """
+    if multipliers is None:
+        multipliers = [[game.symbols[s].multiplier for s in reel] for reel in shown]
     run = 0
     for reel in shown:
         if any(matches(game, s, target) for s in reel):
@@ -264,19 +294,19 @@ def ways_count(game: Game, shown: list[list[str]], target: str) -> tuple[int, in
     k = _listed_count(game, target, run)
     if k == 0:
         return run, 0, 0, 0
-    cells = [[s for s in shown[i] if matches(game, s, target)] for i in range(k)]
+    cells = [[(s, m) for s, m in zip(shown[i], multipliers[i]) if matches(game, s, target)] for i in range(k)]
     ways = 0
     total = 0
     for way in itertools.product(*cells):
         ways += 1
-        total += win_multiplier(game, way, target)
+        total += win_multiplier(game, [s for s, _ in way], target, [m for _, m in way])
     return run, k, ways, total
 
 
-def ways_wins(game: Game, shown: list[list[str]]) -> list[Win]:
+def ways_wins(game: Game, shown: list[list[str]], multipliers=None) -> list[Win]:
     out = []
     for target, pays in game.paytable.items():
-        _, k, _, w = ways_count(game, shown, target)
+        _, k, _, w = ways_count(game, shown, target, multipliers)
         if k:
             out.append(Win(target, k, w, pays[k]))
     return out
@@ -360,10 +390,12 @@ def scatter_count(game: Game, strip_set: StripSet, stops: tuple, group_name: str
 # -- one spin ---------------------------------------------------------------
 
 
-def spin_result(game: Game, strip_set: StripSet, stops: tuple, heights=None) -> dict:
+def spin_result(game: Game, strip_set: StripSet, stops: tuple, heights=None, multipliers=None) -> dict:
     """Everything one spin pays.
 
     ``heights``: rows shown per reel this spin (None: ``game.rows``).
+    ``multipliers``: the multipliers drawn by the visible table-wild cells, a mapping
+    ``(reel, row) -> m`` (0-based; other cells count their symbol's ``multiplier``).
     Keys:
     - ``win``: total, credits per bet multiplier (Fraction), rule pays plus scatter groups;
     - ``rule_win``: the rule's part of ``win`` (lines / ways / scatter_pays);
@@ -379,13 +411,16 @@ def spin_result(game: Game, strip_set: StripSet, stops: tuple, heights=None) -> 
     """
     rows = _rows(game, heights)
     shown = screen(game, strip_set, stops, rows)
+    drawn = dict(multipliers or {})
+    mults = [[int(drawn.get((i, r), game.symbols[s].multiplier)) for r, s in enumerate(reel)] for i, reel in enumerate(shown)]
     unit = game.bet.line_pay_unit
     out: dict = {"lines": [], "line_wins": [], "heights": tuple(rows)}
     rule = game.pays.rule
     if rule == "lines":
         records = []
         for l, line_rows in enumerate(game.paylines):
-            wins = line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l)
+            wins = line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l,
+                             [mults[reel][row] for reel, row in enumerate(line_rows)])
             out["line_wins"].append(wins)
             records.extend(wins)
             if wins:
@@ -393,7 +428,7 @@ def spin_result(game: Game, strip_set: StripSet, stops: tuple, heights=None) -> 
             else:
                 out["lines"].append(None)
     elif rule == "ways":
-        records = ways_wins(game, shown)
+        records = ways_wins(game, shown, mults)
         out["target_wins"] = records
         ways = 1
         for r in rows:
@@ -424,6 +459,45 @@ def reel_outcomes(game: Game, strip_set: StripSet, reel: int) -> list[tuple[int,
     spec = None if game.heights is None else game.heights[reel]
     heights = [(game.rows[reel], 1)] if spec is None else list(spec)
     return [(h, s, hw * weights[s]) for h, hw in heights for s in range(len(weights))]
+
+
+def multiplier_tables(game: Game) -> dict:
+    """Table wild -> ((multiplier, weight), ...): its table with the weights summed per distinct
+    multiplier, weight-0 multipliers left out, divided by their greatest common divisor."""
+    out = {}
+    for name, symbol in game.symbols.items():
+        if symbol.kind != "wild" or symbol.multiplier_table is None:
+            continue
+        table = game.tables[symbol.multiplier_table]
+        merged: dict = {}
+        for entry, w in zip(table.entries, table.weights):
+            merged[int(entry["multiplier"])] = merged.get(int(entry["multiplier"]), 0) + int(w)
+        merged = {m: w for m, w in merged.items() if w > 0}
+        g = math.gcd(*merged.values())
+        out[name] = tuple((m, w // g) for m, w in merged.items())
+    return out
+
+
+def multiplier_assignments(game: Game, strip_set: StripSet, shown: list[list[str]], tables: dict | None = None):
+    """Every ``(multipliers, factor)`` of a screen: ``multipliers`` maps each visible table-wild cell
+    ``(reel, row)`` to a multiplier, ``factor`` is the product of the chosen weights x T^(rows - j)
+    per reel and table wild its strip holds (see "Cycle" above).  A screen without table wilds
+    (and a game without them) has one: ``({}, factor)``."""
+    tables = multiplier_tables(game) if tables is None else tables
+    factor = 1
+    cells = []
+    for i, reel in enumerate(shown):
+        on_strip = set(strip_set.reels[i].symbols)
+        for wild, entries in tables.items():
+            if wild in on_strip:
+                total = sum(w for _, w in entries)
+                factor *= total ** (game.rows[i] - sum(1 for s in reel if s == wild))
+        cells += [((i, r), tables[s]) for r, s in enumerate(reel) if s in tables]
+    for choice in itertools.product(*[entries for _, entries in cells]):
+        w = factor
+        for m, weight in choice:
+            w *= weight
+        yield {cell: m for (cell, _), (m, _) in zip(cells, choice)}, w
 
 
 def combination_key(game: Game, win: Win) -> tuple:
@@ -479,42 +553,53 @@ def enumerate_cycle(game: Game, strip_set: StripSet) -> dict:
     wins: Counter = Counter()
     combos: Counter = Counter()
     units: Counter = Counter()
-    lines = game.pays.rule == "lines"
-    both = lines and game.pays.direction == "both_ways"
-    per_line = [Counter() for _ in game.paylines] if lines else []
+    per_line = [Counter() for _ in game.paylines] if game.pays.rule == "lines" else []
     scatters = {name: Counter() for name in game.scatters}
-    unit = game.bet.line_pay_unit
     cycle = 0
     combination_triggers = {n: t for n, t in game.triggers.items() if t.combination is not None}
     triggers = {n: {"hits": 0, "starts": 0, "starts_sq": 0, "pay_cross": Fraction(0)} for n in combination_triggers}
     per_reel = [reel_outcomes(game, strip_set, i) for i in range(len(strip_set.reels))]
+    tables = multiplier_tables(game)
     for outcome in itertools.product(*per_reel):
-        w = 1
+        w_stops = 1
         for _, _, weight in outcome:
-            w *= weight
-        if w == 0:
+            w_stops *= weight
+        if w_stops == 0:
             continue
-        cycle += w
         heights = tuple(h for h, _, _ in outcome)
         stops = tuple(s for _, s, _ in outcome)
-        result = spin_result(game, strip_set, stops, heights)
-        wins[result["win"]] += w
-        for win in result["records"]:
-            key = combination_key(game, win)
-            combos[key] += w
-            units[key] += w * game.bet.credits(win.paid, unit)
-            if lines:
-                per_line[win.line][(win.target, win.count, win.side) if both else (win.target, win.count)] += w
-        for name, c in result["scatters"].items():
-            scatters[name][c] += w
-        if combination_triggers:
-            shown = screen(game, strip_set, stops, heights)
-            for name, trig in combination_triggers.items():
-                n = trigger_starts(game, shown, trig)
-                t = triggers[name]
-                t["hits"] += w * (n > 0)
-                t["starts"] += w * n
-                t["starts_sq"] += w * n * n
-                t["pay_cross"] += w * n * result["win"]
+        for drawn, factor in multiplier_assignments(game, strip_set, screen(game, strip_set, stops, heights), tables):
+            w = w_stops * factor
+            if w:
+                cycle += w
+                _visit(game, strip_set, stops, heights, drawn, w, wins, combos, units, per_line, scatters,
+                       combination_triggers, triggers)
     return {"wins": wins, "combinations": combos, "combination_units": units, "line_combinations": per_line,
             "scatters": scatters, "cycle": cycle, "triggers": triggers}
+
+
+def _visit(game: Game, strip_set: StripSet, stops, heights, drawn, w, wins, combos, units, per_line, scatters,
+           combination_triggers, triggers) -> None:
+    """Add one weighted screen (stops, heights, drawn table multipliers) to the cycle's counters."""
+    unit = game.bet.line_pay_unit
+    lines = game.pays.rule == "lines"
+    both = lines and game.pays.direction == "both_ways"
+    result = spin_result(game, strip_set, stops, heights, drawn)
+    wins[result["win"]] += w
+    for win in result["records"]:
+        key = combination_key(game, win)
+        combos[key] += w
+        units[key] += w * game.bet.credits(win.paid, unit)
+        if lines:
+            per_line[win.line][(win.target, win.count, win.side) if both else (win.target, win.count)] += w
+    for name, c in result["scatters"].items():
+        scatters[name][c] += w
+    if combination_triggers:
+        shown = screen(game, strip_set, stops, heights)
+        for name, trig in combination_triggers.items():
+            n = trigger_starts(game, shown, trig)
+            t = triggers[name]
+            t["hits"] += w * (n > 0)
+            t["starts"] += w * n
+            t["starts_sq"] += w * n * n
+            t["pay_cross"] += w * n * result["win"]

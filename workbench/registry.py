@@ -42,7 +42,11 @@ class RoundTemplate:
     ``check(features, report, refs)`` cross-checking them (``report(key_path,
     message)``); ``build``: the ``round_model(game, stake)`` function, or
     ``"module:function"`` naming it (imported on first use); ``summary``: one
-    paragraph saying what the template plays (shown in reports).
+    paragraph saying what the template plays (shown in reports);
+    ``declared_pays``: whether its round plays the pay rule, groups, multiplier
+    wilds, reel heights and bonus awards a file declares (the ``classic``
+    template does; a game's own round pays plain left-to-right lines, so
+    validation refuses them in its files).
     """
 
     name: str
@@ -50,6 +54,7 @@ class RoundTemplate:
     params: Mapping = field(default_factory=dict)
     check: Callable | None = None
     summary: str = ""
+    declared_pays: bool = False
 
     def round_model(self, game, stake: float | None = None):
         """The simulator's :class:`~workbench.simulate.model.RoundModel` of ``game`` at ``stake``."""

@@ -77,6 +77,12 @@ def check_strip_set_budget(game: Game, strip_set: StripSet, windows: list[ReelWi
     (line hit counts, scatter counts, whole-spin moments, 64-bit pay sums), its
     size and the limit; returns the plan of the whole-spin moments.
     """
+    from .variants import ExpandedStripSet, expanded_strip_set, has_table_wilds
+
+    if has_table_wilds(game) and not isinstance(strip_set, ExpandedStripSet):
+        # multipliers drawn per landing: the variant game on the expanded windows (exact.variants)
+        strip_set = expanded_strip_set(game, strip_set)
+        game, windows, automaton = strip_set.variant, list(strip_set.windows), line_automaton(strip_set.variant)
     where = f"{game.name}: strip set {strip_set.name!r}"
     check_pay_units(game, automaton, scale)
     K = automaton.n_states
@@ -124,9 +130,23 @@ def analyse_strip_set(
     budget (see :func:`check_strip_set_budget`), or the full cycle was required
     (``full_cycle=True``) and does not fit; with ``"auto"`` a full cycle that
     does not fit (or that ``cycle_refusal`` refuses: the reason) is skipped and
-    the reason kept in ``cycle_note``.
+    the reason kept in ``cycle_note``.  A game with table wilds is analysed as its
+    variant game on the expanded strip set (:mod:`.variants`; ``strip_set`` may be
+    that :class:`~workbench.exact.variants.ExpandedStripSet` already, with
+    ``game`` its variant game and ``automaton`` that game's).
     """
-    windows = windows or strip_set_windows(game, strip_set)
+    from .variants import ExpandedStripSet, expanded_strip_set, has_table_wilds
+
+    if has_table_wilds(game) and not isinstance(strip_set, ExpandedStripSet):
+        # multipliers drawn per landing (exact.variants): the variant game's automaton on the expanded
+        # windows, row weights and cycle of the strip set
+        strip_set = expanded_strip_set(game, strip_set)
+        game, windows, plan, automaton = strip_set.variant, None, None, line_automaton(strip_set.variant)
+    expanded = isinstance(strip_set, ExpandedStripSet)
+    if expanded and any(t.award for t in game.triggers.values()):
+        raise WorkbenchError(f"{game.name}: a bonus award beside a wild whose multiplier is drawn from a table is not "
+                             "priced exactly yet (simulate the game instead)")
+    windows = windows or (list(strip_set.windows) if expanded else strip_set_windows(game, strip_set))
     if plan is None:
         plan = check_strip_set_budget(game, strip_set, windows, automaton, scale)
     wanted = full_cycle is True or full_cycle == "auto"
@@ -145,7 +165,8 @@ def analyse_strip_set(
             per_reel = []
             for i, r in enumerate(key):
                 if (i, r) not in row_weights:
-                    row_weights[(i, r)] = row_symbol_weights(game, strip_set.reels[i], r)
+                    row_weights[(i, r)] = (strip_set.row_weights(i, r) if expanded
+                                           else row_symbol_weights(game, strip_set.reels[i], r))
                 per_reel.append(row_weights[(i, r)])
             states = line_state_counts(automaton, per_reel)
             cache[key] = states
@@ -179,10 +200,20 @@ AWARD_DISTRIBUTION_NOTE = ("a bonus pays a random award: the spin-win distributi
 
 
 def _combination_triggers(game: Game, strip_set: StripSet, windows: list, automaton, scale: PayScale) -> dict:
-    from .triggers import combination_trigger_counts
+    """TriggerCounts of every combination trigger and of the scatter trigger paying a bonus award (if any).
 
-    return {name: combination_trigger_counts(game, strip_set, windows, t, automaton, scale, with_cross=t.award is not None)
-            for name, t in game.triggers.items() if t.combination is not None}
+    ``automaton``: the line automaton (lines games) or None; ``windows``: per reel
+    ReelWindows (ways games: ``RuleAnalysis.windows``, the union over heights)."""
+    from .triggers import combination_trigger_counts, scatter_trigger_counts
+
+    out = {}
+    for name, t in game.triggers.items():
+        if t.combination is not None:
+            out[name] = combination_trigger_counts(game, strip_set, windows, t, automaton, scale,
+                                                   with_cross=t.award is not None)
+        elif t.award is not None:
+            out[name] = scatter_trigger_counts(game, strip_set, windows, t, scale, with_cross=True)
+    return out
 
 
 def _with_awards(game: Game, strip_set: StripSet, scale: PayScale, moments: SpinMoments, counts: dict) -> SpinMoments:
@@ -210,16 +241,14 @@ def _hit_with_trigger_paying(game: Game, strip_set: StripSet, trig, hit: float) 
 
     ``hit`` is P(the screen pays): the answer when the combination pays on its line already.
     """
-    from ..model import freeze, pay_for_count
+    from ..model import pay_for_count
+    from .triggers import hit_with_trigger, trigger_paying_game
 
-    pays = dict(game.paytable.get(trig.combination, {}))
-    if pay_for_count(pays, trig.min_count) > 0:
+    if game.pays.rule != "lines":
+        return hit_with_trigger(game, strip_set, trig)
+    if trig.combination is not None and pay_for_count(dict(game.paytable.get(trig.combination, {})), trig.min_count) > 0:
         return hit
-    pays[trig.min_count] = Fraction(1)
-    pays = dict(sorted(pays.items()))
-    paying = game._replace(paytable=freeze({**game.paytable, trig.combination: pays}),
-                           triggers=freeze({}))
-    return _moments_only(paying, strip_set).hit
+    return _moments_only(trigger_paying_game(game, trig), strip_set).hit
 
 
 def _moments_only(game: Game, strip_set: StripSet) -> SpinMoments:
@@ -730,7 +759,7 @@ class ParSheet:
         out = {}
         active = [a for a in self.analyses if a.strip_set.weight > 0]
         for name, trig in self.game.triggers.items():
-            if trig.combination is None:
+            if not active or name not in active[0].trigger_counts:
                 continue
             entry = {}
             for field in ("hits", "starts", "starts_sq", "pay_cross"):
@@ -926,6 +955,11 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     starts (:func:`check_strip_set_budget`): a game too large for them raises
     :class:`~workbench.errors.ExactBudgetError` naming what is too large, its
     size and the limit.
+
+    Wilds whose multiplier is drawn from a table per landing are priced as the
+    variant game of :mod:`.variants` over expanded windows: the cycle counts the
+    draws (x T^rows per reel holding such a wild) and the combinations are listed
+    per multiplier.
     """
     strip_sets = game.strip_sets_for(mode)
     if not strip_sets:
@@ -933,8 +967,18 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     scale = pay_scale(game)
     if not game.pays.is_lines:
         return _rule_par(game, mode, strip_sets, scale, full_cycle, budget)
+    sheet_game = game
+    from .variants import expanded_strip_set, has_table_wilds, variant_game
+
+    if has_table_wilds(game):
+        # multipliers drawn per landing: the variant game (a fixed-multiplier wild per table multiplier) on
+        # every strip set's expanded windows, row weights and cycle (exact.variants); the sheet is of ``game``
+        game = variant_game(sheet_game)
+        strip_sets = [expanded_strip_set(sheet_game, s, game) for s in strip_sets]
+        windows = [list(s.windows) for s in strip_sets]
+    else:
+        windows = [strip_set_windows(game, s) for s in strip_sets]
     automaton = line_automaton(game)
-    windows = [strip_set_windows(game, s) for s in strip_sets]
     plans = [check_strip_set_budget(game, s, w, automaton, scale) for s, w in zip(strip_sets, windows)]
     work = sum(p.work for p in plans)
     if work > MODE_WORK_MAX:
@@ -968,7 +1012,7 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
         a = analyse_strip_set(game, s, automaton, scale, full_cycle, budget, w, plan, max(nodes_left, 1), mode_refusal)
         nodes_left -= a.moments.max_nodes
         analyses.append(a)
-    return ParSheet(game, mode, analyses, automaton, scale, full_cycle)
+    return ParSheet(sheet_game, mode, analyses, automaton, scale, full_cycle)
 
 
 def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: bool | str,
@@ -987,12 +1031,13 @@ def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle:
     moments = np.array([[0, sum(int(u) for u in r.combo_units), 0]], dtype=object)
     scatters = {name: scatter_counts(game, r.windows, name) for name in game.scatters}
     note = r.cycle_note if full_cycle is not False else None
-    from .triggers import combination_trigger_counts
-
-    counts = {name: combination_trigger_counts(game, strip_set, r.windows, t)
-              for name, t in game.triggers.items() if t.combination is not None}
-    return (StripSetAnalysis(strip_set, r.cycle, hits, moments, scatters, r.moments, r.histogram, note, combo_units=units,
-                             trigger_counts=counts),
+    counts = _combination_triggers(game, strip_set, r.windows, None, scale)
+    spin, base = r.moments, None
+    if any(t.award for t in game.triggers.values()):
+        base = r.moments
+        spin = _with_awards(game, strip_set, scale, r.moments, counts)
+    return (StripSetAnalysis(strip_set, r.cycle, hits, moments, scatters, spin, r.histogram, note, combo_units=units,
+                             trigger_counts=counts, base_moments=base),
             tuple(r.combinations))
 
 

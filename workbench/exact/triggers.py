@@ -264,8 +264,6 @@ def award_moments(game: Game, trigger: Trigger, scale: PayScale) -> tuple:
     return mean, second - mean * mean, zero, largest
 
 
-
-
 # ---------------------------------------------------------------------------
 # scatter triggers (every rule) and ways combination triggers: exact cross sums
 # ---------------------------------------------------------------------------

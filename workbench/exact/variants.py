@@ -119,6 +119,7 @@ def table_wild_plan(game: Game) -> tuple:
     """The :class:`TableWild` of every table wild of ``game`` (file order), variant names and ids fixed."""
     def build():
         taken = set(game.symbols) | set(game.groups)
+        position = {name: i for i, name in enumerate(game.symbols)}  # symbol ids (windows.symbol_ids)
         next_id = len(game.symbols)
         out = []
         for name in table_wilds(game):
@@ -133,7 +134,7 @@ def table_wild_plan(game: Game) -> tuple:
                 names.append(vname)
                 ids.append(next_id)
                 next_id += 1
-            out.append(TableWild(name, sym.index, sym.multiplier_table, mults, weights, int(sum(weights)), tuple(names),
+            out.append(TableWild(name, position[name], sym.multiplier_table, mults, weights, int(sum(weights)), tuple(names),
                                  tuple(ids)))
         return tuple(out)
 
@@ -280,10 +281,11 @@ def expanded_row_weights(game: Game, variant: Game, strip: Strip, row: int, cell
 
 def expanded_cycle(game: Game, strip_set: StripSet) -> int:
     """The expanded cycle of ``strip_set``: the product over reels of strip total x T^rows per table
-    wild the reel's strip holds."""
+    wild the reel's strip holds (x the reel's height weights, in a ways game with ``heights``)."""
     out = 1
     for i, strip in enumerate(strip_set.reels):
-        out *= expanded_total(game, strip, game.rows[i])
+        spec = game.heights[i] if game.heights is not None else None
+        out *= expanded_total(game, strip, game.rows[i]) * (1 if spec is None else sum(int(w) for _, w in spec))
     return out
 
 

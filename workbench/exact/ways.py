@@ -22,6 +22,9 @@ How each number is formed (integers except where a probability or moment is form
 - outcomes: a reel's windows of every height (:func:`~workbench.exact.windows.reel_windows`)
   reduced to what pays: per target (c, fa, fm) (:func:`workbench.pays.ways.outcome_features`)
   and the paying groups' counts; outcomes equal in all of these are merged, weights summed.
+  Wilds whose multiplier is drawn from a table per landing: the windows are the variant game's
+  expanded windows (:mod:`.variants`: every assignment of table multipliers to the window's
+  wild cells, weighted), so (c, fa, fm) see fixed multipliers and the cycle is the expanded one.
 - combinations: a target's pay is a sum of product-form terms over reels.  For a run of
   exactly r reels paying (t, k): prod_{i<=k} (factor of reel i) x prod_{k<i<=r} [c_i > 0] x
   [c_{r+1} = 0] (no factor when r = reels) x 1 on the later reels.  Summed over outcomes,
@@ -51,13 +54,13 @@ How each number is formed (integers except where a probability or moment is form
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
 from .._jit import get_num_threads, njit, prange
-from ..errors import ExactBudgetError
+from ..errors import ExactBudgetError, WorkbenchError
 from ..model import Game, Strip, StripSet
 from ..pays.lines import Combination
 from ..pays.scale import PayScale
@@ -65,6 +68,7 @@ from ..pays.scatter import ADJACENT, ScatterPayTables, code_count, scatter_pay_t
 from ..pays.ways import WaysTables, WaysTargets, outcome_features, ways_group_pay, ways_pay, ways_tables, ways_targets
 from .enumerate import DEFAULT_BUDGET, HISTOGRAM_MAX, PAY_UNITS_MAX
 from .moments import RuleAnalysis, SpinMoments
+from .variants import expanded_total, expanded_windows, has_table_wilds, to_game_ids, variant_game
 from .windows import ReelWindows, lexicographic_keys, reel_windows
 
 MAX_SEARCH_NODES_WAYS = 5_000_000  # outcomes the max-win search visits before it stops with bounds
@@ -118,19 +122,33 @@ def reel_heights(game: Game, reel: int) -> tuple:
     return tuple((int(h), int(w)) for h, w in spec if w > 0)
 
 
+def ways_game(game: Game) -> Game:
+    """The game whose symbol ids the reel outcomes use: ``game``, or with wilds whose multiplier is drawn
+    from a table its variant game (:func:`workbench.exact.variants.variant_game`); build the targets
+    from it (``ways_targets(ways_game(game), scale)``)."""
+    return variant_game(game)
+
+
 def reel_outcomes(game: Game, strip: Strip, reel: int, targets: WaysTargets, tables: ScatterPayTables) -> ReelOutcomes:
-    """The outcomes of reel ``reel`` (0-based) showing ``strip`` (see :class:`ReelOutcomes`)."""
+    """The outcomes of reel ``reel`` (0-based) showing ``strip`` (see :class:`ReelOutcomes`).
+
+    With table wilds (:mod:`workbench.exact.variants`) the windows are the expanded windows of
+    the variant game (every height's over the reel's largest height, so they share one total:
+    ``strip_total`` is then strip total x T^rows per table wild the strip holds); ``targets``
+    must be those of :func:`ways_game`.
+    """
     heights = reel_heights(game, reel)
     height_total = sum(w for _, w in heights)
-    strip_total = int(strip.total_weight)
+    rows = game.rows[reel]
+    variant = variant_game(game) if has_table_wilds(game) else None
+    strip_total = int(strip.total_weight) if variant is None else expanded_total(game, strip, rows)
     if height_total * strip_total >= 1 << 62:
         raise ExactBudgetError(f"{game.name}: reel {reel + 1}: height weights x stop weights add up to "
                                f"{height_total * strip_total:,}, over the limit of {1 << 62:,} of 64-bit sums")
-    rows = game.rows[reel]
     syms, counts, weights, stop_window = [], [], [], []
     offset = 0
     for h, hw in heights:
-        rw = reel_windows(game, strip, h)
+        rw = reel_windows(game, strip, h) if variant is None else expanded_windows(game, variant, strip, h, rows)
         pad = np.full((len(rw.weights), rows), -1, dtype=np.int32)
         pad[:, :h] = rw.symbols
         syms.append(pad)
@@ -173,7 +191,10 @@ def reel_outcomes(game: Game, strip: Strip, reel: int, targets: WaysTargets, tab
 
 
 def ways_outcomes(game: Game, strip_set: StripSet, targets: WaysTargets, tables: ScatterPayTables) -> list[ReelOutcomes]:
-    """The outcomes of every reel of ``strip_set``."""
+    """The outcomes of every reel of ``strip_set`` (``targets``: of :func:`ways_game`)."""
+    if targets.matches.shape[0] != len(ways_game(game).symbols) + 1:
+        raise ValueError(f"{game.name}: the ways targets are not of ways_game(game) (a wild's multiplier drawn from a "
+                         "table needs the variant game's)")
     return [reel_outcomes(game, strip, i, targets, tables) for i, strip in enumerate(strip_set.reels)]
 
 
@@ -714,7 +735,11 @@ def analyse_ways(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: b
     a part of the moments is over its budget.
     """
     where = f"{game.name}: strip set {strip_set.name!r}: "
-    targets = ways_targets(game, scale)
+    if has_table_wilds(game) and any(t.award for t in game.triggers.values()):
+        # the award's cross sums read RuleAnalysis.windows, whose wild cells carry no drawn multiplier
+        raise WorkbenchError(f"{game.name}: a bonus award beside a wild whose multiplier is drawn from a table is not "
+                             "priced exactly yet (simulate the game instead)")
+    targets = ways_targets(ways_game(game), scale)  # table wilds: the variant game's (exact.variants)
     tables = scatter_pay_tables(game, scale)
     reels = ways_outcomes(game, strip_set, targets, tables)
     cycle = 1
@@ -769,12 +794,17 @@ def analyse_ways(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: b
         stopped = bool(out[1])
         moments = SpinMoments(mean=mean, second=second, hit=hit, max_units=best, max_exact=not stopped,
                               max_upper=max(int(out[2]), best) if stopped else best, max_nodes=int(out[0]))
+    windows = [r.windows for r in reels]
+    if has_table_wilds(game):  # the expanded windows over ``game``'s ids (a variant shows its wild), for triggers
+        ids = to_game_ids(game)
+        windows = [replace(w, symbols=np.where(w.symbols >= 0, ids[np.maximum(w.symbols, 0)], -1).astype(np.int32))
+                   for w in windows]
     return RuleAnalysis(
         combinations=tuple(combos),
         combo_hits=tuple(hits),
         combo_units=tuple(units),
         cycle=cycle,
-        windows=[r.windows for r in reels],
+        windows=windows,
         moments=moments,
         histogram=histogram,
         cycle_note=note,

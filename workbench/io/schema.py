@@ -325,6 +325,7 @@ class _Builder:
         strip_sets = self.strip_sets(data.get("strip_sets"), symbols, reels, rows)
         tables = self.tables(data.get("tables", {}))
         self.multiplier_tables(symbols, tables, pays)
+        self.template_features(module_name, pays, groups, symbols, heights)
         triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
         self.pay_units(bet, paytable, scatters, self.award_values(triggers, tables))
         features = data.get("features", {})
@@ -441,6 +442,22 @@ class _Builder:
                 return None
             out.append(tuple(sorted(entries)))
         return tuple(out)
+
+    def template_features(self, module_name, pays: PayRule, groups: dict, symbols: dict, heights) -> None:
+        """Pay rules, groups, multiplier wilds and reel heights are played by the classic round template only:
+        a game module with a round of its own (super_10_stars, bier_haus) pays plain left-to-right lines."""
+        if module_name is None or registry.template(module_name).declared_pays:
+            return
+        why = f"is played by the classic round template; {module_name!r} pays left-to-right lines with its own round"
+        if pays != PayRule():
+            self.problem(("pays",), f"[pays] other than lines left to right {why}")
+        if groups:
+            self.problem(("groups",), f"[groups] {why}")
+        for name, sym in symbols.items():
+            if sym.multiplier != 1 or sym.multiplier_table is not None:
+                self.problem(("symbols", name, "multiplier"), f"a multiplier wild {why}")
+        if heights:
+            self.problem(("grid", "heights"), f"reel heights drawn per spin {why}")
 
     def multiplier_tables(self, symbols: dict, tables: dict, pays: PayRule) -> None:
         """A wild's ``multiplier = "TABLE"``: entries { multiplier = whole number 1..MAX_MULTIPLIER, weight = w }."""
@@ -798,7 +815,7 @@ class _Builder:
                 elif award not in tables:
                     self.problem(path + ("award",), f"unknown table {_name(award)}")
                     ok = False
-                elif module_name not in (None, "classic"):
+                elif module_name is not None and not registry.template(module_name).declared_pays:
                     self.problem(path + ("award",), f"bonus awards from a table are played by the classic round template; "
                                                     f"{module_name!r} plays its own features")
                     ok = False
@@ -818,21 +835,21 @@ class _Builder:
                             self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in an award table entry (only value "
                                                               "and weight)")
                             ok = False
-            if combination is not None and module_name not in (None, "classic"):
+            if combination is not None and module_name is not None and not registry.template(module_name).declared_pays:
                 self.problem(path + ("combination",), f"combination triggers are played by the classic round template; "
                                                       f"{module_name!r} reads its own triggers from scatter groups")
                 ok = False
             if ok and award is not None:
-                # what the exact engine prices: one bonus-award trigger on a line combination of a lines game
-                if pays.rule != "lines" or combination is None:
-                    self.problem(path + ("award",), "a bonus award table is priced exactly for combination triggers of lines "
-                                                    "games (combination = \"SYMBOL\" with [pays] rule = \"lines\"); scatter "
-                                                    "and ways triggers cannot pay one yet")
-                    ok = False
-                elif any(t.award for t in out.values()):
+                # what the exact engine prices: one bonus-award trigger (scatter, or combination) per game
+                if any(t.award for t in out.values()):
                     self.problem(path + ("award",), "only one trigger of a game may pay a bonus award table")
                     ok = False
-                elif any(g.counting != "anywhere" and any(p > 0 for p in g.pays.values()) for g in scatters.values()):
+                elif any(sym.multiplier_table is not None for sym in symbols.values()):
+                    self.problem(path + ("award",), "a bonus award beside a wild whose multiplier is drawn per landing is "
+                                                    "not priced exactly yet: give the wild a fixed multiplier")
+                    ok = False
+                elif (combination is not None and pays.rule == "lines"
+                      and any(g.counting != "anywhere" and any(p > 0 for p in g.pays.values()) for g in scatters.values())):
                     self.problem(path + ("award",), "a bonus award beside a paying adjacent_from_first_reel scatter group is "
                                                     "not priced exactly: make the group count anywhere")
                     ok = False

@@ -296,9 +296,11 @@ def combinations_table(sheet) -> pd.DataFrame:
     1 in N, RTP (x total bet) and share of the RTP."""
     c = sheet.combinations
     unit = sheet.game.bet.line_pay_unit.replace("_", " ")
+    ways = {"ways per hit": [f"{w:,.4f}" for w in c["ways_per_hit"]]} if "ways_per_hit" in c else {}
     return pd.DataFrame({
         "combination": c["combination"],
-        f"pay (x {unit})": [f"{p:g}" for p in c["pay"]],
+        f"pay (x {unit}{' per way' if ways else ''})": [f"{p:g}" for p in c["pay"]],
+        **ways,
         "hits": [f"{h:,}" for h in c["hits"]],
         "probability": [f"{p:.4e}" for p in c["probability"]],
         "1 in": [fmt_num(x, 2) for x in c["one_in"]],
@@ -349,6 +351,14 @@ def paytable_title(game) -> str:
     side = {"left_to_right": "from the leftmost reel", "right_to_left": "from the rightmost reel",
             "both_ways": "from either end (both ways)"}[game.pays.direction]
     return f"Line pays (x {unit}) by count {side}"
+
+
+def prize_title(sheet) -> str:
+    """The prize-structure table's title: by spin win when the full cycle was enumerated, else by single award."""
+    if sheet.prize_structure["basis"].iloc[0] == "spin":
+        return "Prize structure (win per spin, x total bet)"
+    return ("Prize structure by single award (x total bet; every line, ways or scatter win counted on its own, as "
+            "PAR sheets do: the probabilities can add up to more than the hit frequency)")
 
 
 def combinations_title(sheet) -> str:

@@ -19,4 +19,5 @@ PLAIN = RoundTemplate(
     build="workbench.rounds.plain:round_model",
     summary="One spin paying its pay rule (lines, ways or pay anywhere), scatters and a declared bonus award; no feature "
             "rounds; everything it pays is computed exactly.",
+    declared_pays=True,
 )

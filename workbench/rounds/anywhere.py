@@ -34,9 +34,9 @@ from ..pays.scale import pay_scale
 from ..pays.scatter import code_count, scatter_pay_tables, update_code
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.kernel import VIRTUAL_STOPS_MAX
-from ..simulate.model import RoundModel
+from ..simulate.model import RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
-from .ways import AwardParams, award_table, award_trigger, no_award, trigger_window_values
+from .ways import AwardParams, award_table, award_trigger, no_award, pay_award, trigger_window_values
 
 AnywhereParams = namedtuple("AnywhereParams", [
     "set_cum",  # int64[n_sets] cumulative choice weights of the base strip sets
@@ -99,8 +99,7 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     gpays = p.gpays
     for g in range(n_groups):
         amounts[1 + g] += gpays[g, code_count(gmode[g], codes[g])]
-    if b.comp >= 0 and code_count(b.mode, code) >= b.cap:
-        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+    pay_award(b, code, rng, amounts, counters)
 
 
 @njit(cache=True, _nrt=False)
@@ -183,5 +182,5 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         cost_units=scale.cost_units,
         bonus=bonus,
     )
-    return RoundModel(game=game, components=tuple(comps), counters=(), params=params, run_chunk=run_chunk,
+    return RoundModel(game=game, components=tuple(comps), **bonus_reporting(game), params=params, run_chunk=run_chunk,
                       stake=stake)

@@ -2,6 +2,14 @@
 
 Everything such a game pays is computed exactly by :mod:`workbench.exact`; its
 simulation exists to cross-check the simulator against the exact engine.
+
+Wilds whose multiplier is drawn from a table per landing (:mod:`workbench.exact.variants`)
+play their own round (:func:`play_round_tables`, :func:`run_chunk_tables`; games without
+them keep :func:`play_round` unchanged): after the base spin, a screen showing no table wild
+is paid through the prefix table as usual; on a screen showing one, every visible cell
+showing a table wild draws its multiplier (``weighted_index`` over the reduced table) and
+becomes that multiplier's variant symbol, and the screen is paid through the variant game's
+line automaton (``line_pay_screen``).  Scatter counts are the windows' as always.
 """
 
 from __future__ import annotations
@@ -16,16 +24,24 @@ from ..pays.lines import line_arrays
 from ..pays.scale import pay_scale
 from ..pays.scatter import scatter_arrays
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import base_components, compile_mode, scatter_components
-from ..simulate.model import RoundModel
+from ..pays.lines import line_pay_screen
+from ..pays.scatter import scatter_pay
+from ..simulate.kernel import base_components, choose_set, compile_mode, count_groups, fill_screen, scatter_components, spin_windows
+from ..simulate.model import RoundModel, bonus_reporting
 from ..simulate.rng import weighted_index
-from ..simulate.steps import base_spin
+from ..simulate.steps import base_spin, pay_windows
 
 ClassicParams = namedtuple("ClassicParams", ["base", "lines", "scat", "comp_scatter", "wins", "counts", "cost_units", "bonus"])
-# the (at most one) combination trigger paying a bonus award: which symbol ids show its symbol, how many reels from
-# reel 1, whether every triggering line starts a bonus, the award table (cumulative weights, pay units) and the
-# component it pays to (comp = -1: the game has none)
-BonusParams = namedtuple("BonusParams", ["comp", "match", "reels", "per_line", "cum", "units"])
+# the (at most one) trigger paying a bonus award: the component it pays to (comp = -1: the game has none); a scatter
+# trigger's group (index in game.scatters, started when its count reaches ``reels`` = min_count) or -1 for a
+# combination trigger, which symbol ids show the combination's symbol, how many reels from reel 1, whether every
+# triggering line starts a bonus; the award table (cumulative weights, pay units). Bonuses started count in counter 0.
+BonusParams = namedtuple("BonusParams", ["comp", "group", "match", "reels", "per_line", "cum", "units"])
+# Wilds whose multiplier is drawn per landing: ``shows[s, i, w]`` window w of reel i of strip set s shows one;
+# ``table_of[id]`` the table wild a symbol id is (-1: none); ``var_ids[t, e]`` the variant symbol of its e-th
+# multiplier, drawn with the cumulative weights ``cum[t]`` (padded with the total); ``screen`` scratch (reels x rows).
+TableWildParams = namedtuple("TableWildParams", ["shows", "table_of", "var_ids", "cum", "screen"])
+ClassicTableParams = namedtuple("ClassicTableParams", ClassicParams._fields + ("tw",))
 
 
 @njit(cache=True, inline="always")
@@ -46,12 +62,23 @@ def bonuses_started(ma, s, rows, wins, b):
 
 
 @njit(cache=True, inline="always")
+def pay_bonus(ma, s, rows, wins, counts, b, rng, amounts, counters):
+    """Pay the bonus awards the screen starts (``counts``: every scatter group's count on it)."""
+    if b.comp < 0:
+        return
+    if b.group >= 0:
+        started = 1 if counts[b.group] >= b.reels else 0
+    else:
+        started = bonuses_started(ma, s, rows, wins, b)
+    counters[0] += started
+    for _ in range(started):
+        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+
+
+@njit(cache=True, inline="always")
 def play_round(p, rng, amounts, adjust, counters, stratum):
     s = base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
-    b = p.bonus
-    if b.comp >= 0:
-        for _ in range(bonuses_started(p.base, s, p.lines.rows, p.wins, b)):
-            amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+    pay_bonus(p.base, s, p.lines.rows, p.wins, p.counts, p.bonus, rng, amounts, counters)
 
 
 
@@ -59,6 +86,47 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
 def run_chunk(params, rng, n_rounds, stratum, acc, counters):
     for _ in range(n_rounds):
         play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+@njit(cache=True, inline="always")
+def play_round_tables(p, rng, amounts, adjust, counters, stratum):
+    """:func:`play_round` of a game with table wilds: each visible table-wild cell draws its multiplier."""
+    ma = p.base
+    tw = p.tw
+    wins = p.wins
+    s = choose_set(ma, rng)
+    spin_windows(ma, s, rng, wins)
+    drawn = False
+    for i in range(wins.shape[0]):
+        if tw.shows[s, i, wins[i]]:
+            drawn = True
+            break
+    if not drawn:
+        pay_windows(ma, s, p.lines, p.scat, wins, p.counts, amounts, 0, p.comp_scatter, 1)
+    else:
+        screen = tw.screen
+        fill_screen(ma, s, wins, screen)
+        rows = ma.rows
+        for i in range(rows.shape[0]):
+            for r in range(rows[i]):
+                t = tw.table_of[screen[i, r]]
+                if t >= 0:
+                    screen[i, r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
+        amounts[0] += line_pay_screen(p.lines, screen)
+        counts = p.counts
+        count_groups(ma, s, p.scat, wins, counts, -1)
+        for g in range(p.comp_scatter.shape[0]):
+            if p.comp_scatter[g] >= 0:
+                amounts[p.comp_scatter[g]] += scatter_pay(p.scat, g, counts[g])
+    pay_bonus(ma, s, p.lines.rows, wins, p.counts, p.bonus, rng, amounts, counters)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk_tables(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round_tables(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
         record_round(acc)
     finish_chunk(acc.events, counters)
 
@@ -71,6 +139,10 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if game.pays.rule == "scatter_pays":
         from .anywhere import round_model as anywhere_round
         return anywhere_round(game, stake)
+    from ..exact.variants import has_table_wilds
+
+    if has_table_wilds(game):
+        return _table_round_model(game, stake)
     lines = line_arrays(game)
     components = base_components(game)
     bonus = _bonus_params(game, components)
@@ -84,7 +156,45 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         cost_units=pay_scale(game).cost_units,
         bonus=bonus,
     )
-    return RoundModel(game=game, components=tuple(components), counters=(), params=params, run_chunk=run_chunk, stake=stake)
+    return RoundModel(game=game, components=tuple(components), params=params, run_chunk=run_chunk, stake=stake,
+                      **bonus_reporting(game))
+
+
+def _table_round_model(game: Game, stake: float | None) -> RoundModel:
+    """The lines round of a game with wilds whose multiplier is drawn per landing (see the module docstring)."""
+    from ..exact.variants import table_wild_plan, variant_game
+
+    variant = variant_game(game)
+    lines = line_arrays(variant)  # the variant game's automaton: ids of the game's own symbols are the same
+    base = compile_mode(game, "base", lines)
+    plan = table_wild_plan(game)
+    table_of = np.full(len(variant.symbols), -1, dtype=np.int64)
+    width = max(tw.n_variants for tw in plan)
+    var_ids = np.zeros((len(plan), width), dtype=np.int64)
+    cum = np.zeros((len(plan), width), dtype=np.int64)
+    for t, tw in enumerate(plan):
+        table_of[tw.wild_id] = t
+        var_ids[t, : tw.n_variants] = tw.ids
+        cum[t] = tw.total
+        cum[t, : tw.n_variants] = np.cumsum(tw.weights)
+    shows = np.zeros(base.win_sym.shape[:3], dtype=np.bool_)
+    for i in range(game.reels):
+        shows[:, i] = (table_of[base.win_sym[:, i, :, : game.rows[i]]] >= 0).any(axis=-1)
+    components = base_components(game)
+    bonus = _bonus_params(game, components)
+    params = ClassicTableParams(
+        base=base,
+        lines=lines,
+        scat=scatter_arrays(game),
+        comp_scatter=scatter_components(game, components),
+        wins=np.zeros(game.reels, dtype=np.int64),
+        counts=np.zeros(len(game.scatters), dtype=np.int64),
+        cost_units=pay_scale(game).cost_units,
+        bonus=bonus,
+        tw=TableWildParams(shows, table_of, var_ids, cum, np.zeros((game.reels, max(game.rows)), dtype=np.int64)),
+    )
+    return RoundModel(game=game, components=tuple(components), params=params, run_chunk=run_chunk_tables, stake=stake,
+                      **bonus_reporting(game))
 
 
 def _bonus_params(game: Game, components: list) -> BonusParams:
@@ -93,7 +203,7 @@ def _bonus_params(game: Game, components: list) -> BonusParams:
 
     awarding = [(name, t) for name, t in game.triggers.items() if t.award is not None]
     if not awarding:
-        return BonusParams(-1, np.zeros(1, dtype=np.bool_), 0, False, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        return BonusParams(-1, -1, np.zeros(1, dtype=np.bool_), 0, False, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
     (name, trig), = awarding  # validation allows one
     components.append(f"bonus:{name}")
     match = np.zeros(len(game.symbols), dtype=np.bool_)
@@ -103,5 +213,6 @@ def _bonus_params(game: Game, components: list) -> BonusParams:
     scale = pay_scale(game)
     units = np.array([scale.units(game.bet.credits(Fraction(str(e["value"])), trig.award_unit)) for e in table.entries],
                      dtype=np.int64)
-    return BonusParams(len(components) - 1, match, trig.min_count, trig.per_line,
+    group = list(game.scatters).index(trig.scatter) if trig.scatter is not None else -1
+    return BonusParams(len(components) - 1, group, match, trig.min_count, trig.per_line,
                        np.cumsum(np.asarray(table.weights, dtype=np.int64)), units)

@@ -10,6 +10,14 @@ first ``min_count`` reels each show the symbol) pays one draw of its award table
 fires it (component ``bonus:<name>``, after the others).
 Everything it pays is computed exactly by :func:`workbench.exact.ways.analyse_ways`; its
 simulation cross-checks the two.
+
+Wilds whose multiplier is drawn from a table per landing (:mod:`workbench.exact.variants`) play
+:func:`play_round_tables` (games without them keep :func:`play_round` unchanged): the outcomes
+are those of the variant game's expanded windows, where the windows one stop can show (one per
+assignment of multipliers to its table-wild cells) are a block; a stop showing no table wild has
+its outcome in ``vtab`` as before, one showing some has ``-(first window of its block + 1)``
+there, and every table-wild cell of that window draws its multiplier (``weighted_index``), which
+picks the window of the block (the first cell the most significant digit) and so its outcome.
 """
 
 from __future__ import annotations
@@ -21,14 +29,14 @@ import numpy as np
 from .._jit import njit
 from ..errors import SimulationError
 from ..exact.enumerate import PAY_UNITS_MAX
-from ..exact.ways import outcome_tables, spin_bound, ways_outcomes
+from ..exact.ways import outcome_tables, spin_bound, ways_game, ways_outcomes
 from ..model import Game
 from ..pays.scale import pay_scale
 from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_pay_tables, update_code
 from ..pays.ways import ways_group_pay, ways_pay, ways_targets
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.kernel import TABLE_BYTES_MAX, VIRTUAL_STOPS_MAX
-from ..simulate.model import RoundModel
+from ..simulate.model import RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
 
 WaysParams = namedtuple(
@@ -51,6 +59,10 @@ WaysParams = namedtuple(
 # adds to it (``value``: the scatter group's visible instances, or 1 when the reel shows a combination trigger's
 # symbol), the award table (cumulative weights, pay units) and the component it pays to.
 AwardParams = namedtuple("AwardParams", ["comp", "mode", "cap", "value", "cum", "units"])
+# Table wilds: ``xout[s, i, x]`` outcome of expanded window x of reel i; ``xcell[s, i, x, r]`` the table wild cell r of
+# the first window x of a block shows (-1: none), ``radix[t]`` its multipliers, drawn with ``cum[t]`` (padded).
+TableWildOutcomes = namedtuple("TableWildOutcomes", ["xout", "xcell", "radix", "cum"])
+WaysTableParams = namedtuple("WaysTableParams", WaysParams._fields + ("tw",))
 
 
 def award_trigger(game: Game):
@@ -96,37 +108,88 @@ def no_award(dims: int) -> AwardParams:
 
 
 @njit(cache=True, inline="always")
-def play_round(p, rng, amounts, adjust, counters, stratum):
-    s = 0 if p.set_cum.shape[0] == 1 else weighted_index(p.set_cum, rng)
-    outs = p.outs
-    n_heights = p.n_heights
-    height_cum = p.height_cum
-    vtab = p.vtab
-    total = p.total
-    b = p.bonus
-    code = 0
-    for i in range(outs.shape[0]):
-        h = 0
-        nh = n_heights[s, i]
-        if nh > 1:
-            u = bounded(rng, height_cum[s, i, nh - 1])
-            while height_cum[s, i, h] <= u:
-                h += 1
-        v = bounded(rng, total[s, i])
-        outs[i] = vtab[s, i, h, v]
-        if b.comp >= 0:
-            code = update_code(b.mode, b.cap, code, b.value[s, i, h, v])
+def draw_height(p, s, i, rng):
+    """The height index reel ``i`` of strip set ``s`` shows this spin (drawn from its weighted table)."""
+    h = 0
+    nh = p.n_heights[s, i]
+    if nh > 1:
+        u = bounded(rng, p.height_cum[s, i, nh - 1])
+        while p.height_cum[s, i, h] <= u:
+            h += 1
+    return h
+
+
+@njit(cache=True, inline="always")
+def pay_award(b, code, rng, amounts, counters):
+    """Pay one award draw when the bonus-award trigger's count ``code`` reached its minimum (counter 0 counts it)."""
+    if b.comp >= 0 and code_count(b.mode, code) >= b.cap:
+        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+        counters[0] += 1
+
+
+@njit(cache=True, inline="always")
+def pay_outcomes(p, s, outs, amounts):
+    """The ways (component 0) and each paying scatter group of the screen of outcomes ``outs``."""
     amounts[0] += ways_pay(p.tab, s, outs)
     for g in range(p.comp_group.shape[0]):
         amounts[p.comp_group[g]] += ways_group_pay(p.tab, s, outs, g)
-    if b.comp >= 0 and code_count(b.mode, code) >= b.cap:
-        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+
+
+@njit(cache=True, inline="always")
+def play_round(p, rng, amounts, adjust, counters, stratum):
+    s = 0 if p.set_cum.shape[0] == 1 else weighted_index(p.set_cum, rng)
+    outs = p.outs
+    b = p.bonus
+    code = 0
+    for i in range(outs.shape[0]):
+        h = draw_height(p, s, i, rng)
+        v = bounded(rng, p.total[s, i])
+        outs[i] = p.vtab[s, i, h, v]
+        if b.comp >= 0:
+            code = update_code(b.mode, b.cap, code, b.value[s, i, h, v])
+    pay_outcomes(p, s, outs, amounts)
+    pay_award(b, code, rng, amounts, counters)
 
 
 @njit(cache=True, _nrt=False)
 def run_chunk(params, rng, n_rounds, stratum, acc, counters):
     for _ in range(n_rounds):
         play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+@njit(cache=True, inline="always")
+def play_round_tables(p, rng, amounts, adjust, counters, stratum):
+    """:func:`play_round` of a game with table wilds: each visible table-wild cell draws its multiplier."""
+    s = 0 if p.set_cum.shape[0] == 1 else weighted_index(p.set_cum, rng)
+    outs = p.outs
+    tw = p.tw
+    b = p.bonus
+    code = 0
+    for i in range(outs.shape[0]):
+        h = draw_height(p, s, i, rng)
+        v = bounded(rng, p.total[s, i])
+        o = p.vtab[s, i, h, v]
+        if o < 0:  # a block of expanded outcomes: one multiplier draw per table-wild cell picks one
+            x = -o - 1
+            idx = 0
+            for r in range(tw.xcell.shape[3]):
+                t = tw.xcell[s, i, x, r]
+                if t >= 0:
+                    idx = idx * tw.radix[t] + weighted_index(tw.cum[t], rng)
+            o = tw.xout[s, i, x + idx]
+        outs[i] = o
+        if b.comp >= 0:
+            code = update_code(b.mode, b.cap, code, b.value[s, i, h, v])
+    pay_outcomes(p, s, outs, amounts)
+    pay_award(b, code, rng, amounts, counters)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk_tables(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round_tables(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
         record_round(acc)
     finish_chunk(acc.events, counters)
 
@@ -139,7 +202,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if not sets:
         raise SimulationError(f"{game.name}: no strip set has mode 'base'")
     scale = pay_scale(game)
-    targets = ways_targets(game, scale)
+    targets = ways_targets(ways_game(game), scale)  # table wilds: the variant game's (exact.variants)
     tables = scatter_pay_tables(game, scale)
     n = game.reels
     max_total = max(strip.total_weight for s in sets for strip in s.reels)
@@ -176,7 +239,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         mode = ANYWHERE
         for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
             for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
-                mode, per_window = trigger_window_values(game, trigger, reel.windows)
+                mode, per_window = trigger_window_values(ways_game(game), trigger, reel.windows)
                 if per_window.max(initial=0) > np.iinfo(np.int16).max:
                     raise SimulationError(f"{game.name}: a reel shows more than {np.iinfo(np.int16).max} scatter instances")
                 stops = np.repeat(np.arange(len(strip), dtype=np.int64), strip.stop_weights)
@@ -185,7 +248,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         components.append(f"bonus:{trigger.name}")
         cum, units = award_table(game, trigger)
         bonus = AwardParams(np.int64(len(components) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
-    params = WaysParams(
+    fields = dict(
         tab=outcome_tables(targets, tables, outcomes),
         set_cum=np.cumsum([s.weight for s in sets]).astype(np.int64),
         n_heights=n_heights,
@@ -197,4 +260,45 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         cost_units=scale.cost_units,
         bonus=bonus,
     )
-    return RoundModel(game=game, components=tuple(components), counters=(), params=params, run_chunk=run_chunk, stake=stake)
+    from ..exact.variants import has_table_wilds
+
+    if has_table_wilds(game):
+        params = WaysTableParams(**fields, tw=_table_wild_outcomes(game, sets, outcomes, fields["vtab"]))
+        return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params,
+                          run_chunk=run_chunk_tables, stake=stake)
+    params = WaysParams(**fields)
+    return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params, run_chunk=run_chunk,
+                      stake=stake)
+
+
+def _table_wild_outcomes(game: Game, sets: list, outcomes: list, vtab: np.ndarray) -> TableWildOutcomes:
+    """The draws of a game with table wilds (see the module docstring); marks the stops of ``vtab`` that draw."""
+    from ..exact.variants import table_wild_plan
+
+    plan = table_wild_plan(game)
+    variant = ways_game(game)
+    first = np.full(len(variant.symbols) + 1, -1, dtype=np.int64)  # a table's first variant -> the table (-1 pad: none)
+    for t, tw in enumerate(plan):
+        first[tw.ids[0]] = t
+    width = max(tw.n_variants for tw in plan)
+    radix = np.array([tw.n_variants for tw in plan], dtype=np.int64)
+    cum = np.zeros((len(plan), width), dtype=np.int64)
+    for t, tw in enumerate(plan):
+        cum[t] = tw.total
+        cum[t, : tw.n_variants] = np.cumsum(tw.weights)
+    n_win = max(len(r.windows.weights) for reels in outcomes for r in reels)
+    rows = max(game.rows)
+    xout = np.zeros((len(sets), game.reels, n_win), dtype=np.int32)
+    xcell = np.full((len(sets), game.reels, n_win, rows), -1, dtype=np.int64)
+    for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
+        for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
+            w = reel.windows
+            xout[k, i, : len(w.weights)] = reel.outcome
+            cells = first[w.symbols]  # -1 cells (hidden rows of a short reel) read the pad
+            xcell[k, i, : len(w.weights), : cells.shape[1]] = cells
+            stops = np.repeat(np.arange(len(strip), dtype=np.int64), strip.stop_weights)
+            draws = (cells >= 0).any(axis=1)
+            for h in range(len(reel.heights)):
+                x = w.stop_window[h * len(strip) + stops]
+                vtab[k, i, h, : len(stops)] = np.where(draws[x], -(x + 1), vtab[k, i, h, : len(stops)])
+    return TableWildOutcomes(xout, xcell, radix, cum)

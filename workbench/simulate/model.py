@@ -122,3 +122,12 @@ def named_indices(type_name: str, names, module: str):
     if len(set(fields)) != len(fields):
         raise ValueError(f"{type_name}: names {names} collide once spelled as identifiers")
     return namedtuple(type_name, fields, module=module)(*range(len(fields)))
+
+
+def bonus_reporting(game: Game) -> dict:
+    """RoundModel counters and features of the bonus-award trigger: ``bonus:<name>`` counts the bonuses started."""
+    awarding = [name for name, t in game.triggers.items() if t.award is not None]
+    if not awarding:
+        return {"counters": ()}
+    name = awarding[0]
+    return {"counters": (f"bonus:{name}",), "features": (Feature(name, f"bonus:{name}", (f"bonus:{name}",)),)}

@@ -63,8 +63,11 @@ def par_metrics(sheet: ParSheet) -> tuple:
         Metric("hit_frequency", "Hit frequency", sheet.hit_frequency, PERCENT),
         Metric("volatility_index_90", "Volatility index 90 % (x total bet)", sheet.volatility_index(0.90), NUMBER),
         Metric("std", "Std deviation (x total bet)", sheet.std, NUMBER),
-        Metric("max_win", "Max win (x total bet)", sheet.max_win, NUMBER),
+        Metric("max_win", "Max win (x total bet)" if sheet.max_win_exact else "Max win, largest known (x total bet)",
+               sheet.max_win, NUMBER),
     ]
+    if not sheet.max_win_exact:
+        out.append(Metric("max_win_upper", "Max win at most (x total bet)", sheet.max_win_upper, NUMBER))
     for name in sheet.game.triggers:
         p = sheet.trigger_probability(name)
         out.append(Metric(f"trigger:{name}", f"Trigger {name} (1 in N spins)", 1 / p if p else math.inf, ONE_IN))
