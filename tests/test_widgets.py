@@ -5,6 +5,7 @@ Every test edits a copy of a shipped reelset in tmp_path; the shipped files are 
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import statistics
@@ -400,6 +401,9 @@ def test_strip_editor_edits_every_gallery_game(name, tmp_path):
     game = load_game(path)
     assert rtp_text(editor) == f"{100 * par(game, full_cycle=False).rtp:.4f} %"
     assert f"RTP {game.pays.rule}" in editor.summary.value
+    from workbench.report import pay_rule_text
+
+    assert pay_rule_text(game).split(";")[0] in html.unescape(editor.title.value)  # the pay rule in words, under the name
     editor.tools.reel.value = 2
     editor.tools.stop.value = 1
     editor.tools.symbol.value = next(s for s in game.paytable if s in game.symbols and game.symbols[s].kind == "regular")

@@ -215,6 +215,11 @@ class EditorPanel:
     def refresh(self) -> None:
         """Show the current version (subclasses extend this)."""
         game = self.session.game
-        self.title.value = f"<h3 style='margin:4px 0'>{html.escape(game.name)} <small>{html.escape(str(self.session.path))}</small></h3>"
+        from ..report.tables import pay_rule_text
+
+        rows = "/".join(str(r) for r in game.rows) + (" (the most; heights drawn per spin)" if game.heights else "")
+        self.title.value = (f"<h3 style='margin:4px 0'>{html.escape(game.name)} <small>{html.escape(str(self.session.path))}</small></h3>"
+                            f"<div class='wb-rule'>{game.reels} reels x {html.escape(rows)} rows · "
+                            f"{html.escape(pay_rule_text(game))}</div>")
         self.undo_button.disabled = not self.session.can_undo
         self.recompute()

@@ -215,7 +215,7 @@ class StripEditor(EditorPanel):
         self.strip_set_weight.disabled = len(siblings) < 2
         total = sum(s.weight for s in siblings)
         chance = f"chosen with probability {current.weight}/{total}" if len(siblings) > 1 else "only strip set of its mode"
-        self.strip_set_info.value = f"mode <b>{html.escape(current.mode)}</b>, {chance}, cycle {current.cycle:,}"
+        self.strip_set_info.value = f"mode <b>{html.escape(current.mode)}</b>, {chance}, stop cycle {current.cycle:,}"
         self._show_selected()
 
     def _show_selected(self) -> None:
