@@ -415,32 +415,6 @@ def _anywhere_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scal
     return total
 
 
-def _ways_terms(targets, n: int) -> tuple[list, list]:
-    """The ways pay as product-form terms (as :func:`workbench.exact.ways._terms`, integer coefficients):
-    pay = sum_a coef[a] prod_i f_{idx[a][i]}(outcome of reel i)."""
-    from .ways import CNT, FA, FM, OFF, ON
-
-    T = targets.n_targets
-    one = 5 * T
-    coef, idx = [], []
-    for t in range(T):
-        for r in range(1, n + 1):
-            k = targets.count_of_run(t, r)
-            if k == 0:
-                continue
-            suffix = [5 * t + ON] * (r - k) + ([5 * t + OFF] if r < n else []) + [one] * max(n - r - 1, 0)
-            c = int(targets.pay_units[t, k])
-            coef.append(c)
-            idx.append([5 * t + FA] * k + suffix)
-            if targets.combine == "sum":
-                for j in range(k):
-                    prefix = [5 * t + CNT] * k
-                    prefix[j] = 5 * t + FM
-                    coef.append(c)
-                    idx.append(prefix + suffix)
-    return coef, idx
-
-
 def _ways_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale) -> int:
     """sum of weight x n x (ways pay): the product-form terms through a DP over the trigger code.
 
@@ -450,9 +424,10 @@ def _ways_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: P
     over heights (weights height weight x stop weight), so heights are exact too.
     """
     from ..pays.ways import outcome_features, ways_targets
+    from .ways import ways_terms
 
     targets = ways_targets(game, scale)
-    coef, idx = _ways_terms(targets, game.reels)
+    coef, idx = ways_terms(targets, game.reels)
     if not coef:
         return 0
     idx = np.asarray(idx, dtype=np.int64)

@@ -282,8 +282,9 @@ def _functions(reel: ReelOutcomes, T: int) -> np.ndarray:
 FA, FM, CNT, ON, OFF = range(5)
 
 
-def _terms(targets: WaysTargets, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Product-form terms of the ways pay: coefficients (pay units) and per reel the function index."""
+def ways_terms(targets: WaysTargets, n: int) -> tuple[list, list]:
+    """The ways pay as product-form terms: ``pay = sum_a coef[a] prod_i f_{idx[a][i]}(outcome of reel i)``,
+    ``coef`` in integer pay units, ``idx[a]`` one function index per reel (``5 t + FA|FM|CNT|ON|OFF``, ``5 T`` = 1)."""
     T = targets.n_targets
     one = 5 * T
     coef, idx = [], []
@@ -293,7 +294,7 @@ def _terms(targets: WaysTargets, n: int) -> tuple[np.ndarray, np.ndarray]:
             if k == 0:
                 continue
             suffix = [5 * t + ON] * (r - k) + ([5 * t + OFF] if r < n else []) + [one] * max(n - r - 1, 0)
-            c = float(targets.pay_units[t, k])
+            c = int(targets.pay_units[t, k])
             coef.append(c)
             idx.append([5 * t + FA] * k + suffix)
             if targets.combine == "sum":
@@ -302,6 +303,12 @@ def _terms(targets: WaysTargets, n: int) -> tuple[np.ndarray, np.ndarray]:
                     prefix[j] = 5 * t + FM
                     coef.append(c)
                     idx.append(prefix + suffix)
+    return coef, idx
+
+
+def _terms(targets: WaysTargets, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ways_terms` as arrays: float coefficients and an (terms, reels) index array."""
+    coef, idx = ways_terms(targets, n)
     return np.asarray(coef, dtype=float), np.asarray(idx, dtype=np.int64).reshape(len(coef), n)
 
 
