@@ -154,7 +154,7 @@ def analyse_strip_set(
     if full_cycle is True and refusal is not None:
         raise ExactBudgetError(f"{game.name}: {refusal}")
     weighted = [strip.weights is not None for strip in strip_set.reels]
-    cache: dict[tuple, np.ndarray] = {}
+    cache: dict[tuple, tuple] = {}
     row_weights: dict[tuple, np.ndarray] = {}
     n_combos = len(automaton.combinations)
     line_hits = np.zeros((len(game.paylines), n_combos), dtype=object)
@@ -169,16 +169,9 @@ def analyse_strip_set(
                                            else row_symbol_weights(game, strip_set.reels[i], r))
                 per_reel.append(row_weights[(i, r)])
             states = line_state_counts(automaton, per_reel)
-            cache[key] = states
-        states = cache[key]
-        line_hits[l] = combination_counts(automaton, states)
-        pay = automaton.pay_units
-        nz = np.flatnonzero(states)
-        line_moments[l] = [
-            sum(int(states[s]) for s in nz if pay[s] > 0),
-            sum(int(states[s]) * int(pay[s]) for s in nz),
-            sum(int(states[s]) * int(pay[s]) ** 2 for s in nz),
-        ]
+            # lines that see the same rows' weights (every line, on unweighted strips) share their counts
+            cache[key] = (combination_counts(automaton, states), _state_moments(states, automaton.pay_units))
+        line_hits[l], line_moments[l] = cache[key]
     scatters = {name: scatter_counts(game, windows, name) for name in game.scatters}
     classes, future = automaton_tables(automaton)
     moments = spin_moments(game, strip_set, windows, automaton, scale, line_moments, classes, future, plan, max_nodes)
@@ -193,6 +186,14 @@ def analyse_strip_set(
         moments = _with_awards(game, strip_set, scale, moments, counts)
     return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram, refusal,
                             trigger_counts=counts, base_moments=base_moments)
+
+
+def _state_moments(states: np.ndarray, pay: np.ndarray) -> list[int]:
+    """[hits, sum of pays, sum of squared pays] over final state counts, as exact ints."""
+    nz = np.flatnonzero(states)
+    counts = states[nz].astype(object)
+    pays = pay[nz].astype(object)
+    return [int(counts[pays > 0].sum()), int((counts * pays).sum()), int((counts * pays * pays).sum())]
 
 
 AWARD_DISTRIBUTION_NOTE = ("a bonus pays a random award: the spin-win distribution is not enumerated (the RTP, std and "
