@@ -24,6 +24,7 @@ from .errors import ReelsetError, WorkbenchError
 
 EXIT_OK = 0
 EXIT_PROBLEM = 2
+EXIT_UNREACHED = 3  # tune: the target cannot be reached under the constraints (the closest result is printed)
 EXIT_INTERRUPTED = 130  # stopped by SIGINT (Ctrl-C): 128 + 2
 EXIT_TERMINATED = 143  # stopped by SIGTERM (a scheduler, `docker stop`): 128 + 15
 
@@ -443,6 +444,107 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+def rtp_number(text: str) -> float:
+    """argparse type: an RTP as a fraction (0.9618) or a percentage (96.18%)."""
+    percent = text.strip().endswith("%")
+    value = _number(text.strip().rstrip("%").strip())
+    if percent:
+        value /= 100
+    if math.isfinite(value) and value > 2 and not percent:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} looks like a percentage: write 0.9618 or 96.18%")
+    if not math.isfinite(value) or not 0 < value < 10:
+        raise argparse.ArgumentTypeError(f"must be an RTP above 0, as a fraction (0.9618) or a percentage (96.18%), got {_shown(text)}")
+    return value
+
+
+def rtp_list(text: str) -> list:
+    """argparse type: comma-separated RTPs (0.96,0.94,0.92)."""
+    parts = [t for t in text.split(",") if t.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError("give at least one RTP, e.g. 0.96,0.94,0.92")
+    return [rtp_number(t) for t in parts]
+
+
+def vary_list(text: str) -> list:
+    """argparse type: ``symbols=A,K,Q`` (or ``A,K,Q``)."""
+    key, sep, rest = text.partition("=")
+    if sep and key.strip() != "symbols":
+        raise argparse.ArgumentTypeError(f"write --vary symbols=A,K,Q (the tuner varies symbol counts), got {_shown(text)}")
+    names = [t.strip() for t in (rest if sep else text).split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one symbol: --vary symbols=A,K,Q")
+    return names
+
+
+def cmd_tune(args) -> int:
+    from .io import load_game
+    from .tuning import FeatureTerms, tune, version_path, versions_table
+
+    from .errors import TargetUnreachableError
+
+    game = load_game(args.game)
+    targets = args.targets or ([args.target_rtp] if args.target_rtp is not None else [])
+    if not targets:
+        raise WorkbenchError("tune: give --target-rtp RTP (or --targets RTP,RTP,...)")
+    outs = []
+    if args.out:
+        outs = [Path(args.out)] if len(targets) == 1 else [version_path(args.out, t) for t in targets]
+        for out in outs:
+            check_output_file(str(out))
+    bar = None
+    if not args.quiet and sys.stderr.isatty() and not args.json:
+        from tqdm import tqdm
+
+        bar = tqdm(unit=" exact evaluations", leave=False, file=sys.stderr)
+    terms = FeatureTerms.estimate(game, args.precision, args.seed)
+    results, status = [], EXIT_OK
+    for i, target in enumerate(targets):
+        try:
+            result = tune(game, target, mode=args.mode, strip_set=args.strip_set, keep=args.keep or (), vary=args.vary,
+                          max_changes=args.max_changes, tolerance=args.tolerance, terms=terms, seed=args.seed,
+                          reestimate=args.reestimate, max_steps=args.max_steps,
+                          progress=(lambda n: bar.update(1)) if bar is not None else None)
+            message = None
+        except TargetUnreachableError as exc:
+            result, message, status = exc.closest, str(exc), EXIT_UNREACHED
+        saved = result.save(outs[i]) if outs and message is None else None
+        results.append((result, message, saved))
+    if bar is not None:
+        bar.close()
+    with _stops_deferred():
+        if args.json:
+            out = []
+            for result, message, saved in results:
+                d = result.to_dict()
+                d["message"] = message
+                d["saved_to"] = str(saved.target) if saved is not None else None
+                out.append(d)
+            print_json(out[0] if len(out) == 1 else out)
+            return status
+        for result, message, saved in results:
+            print(f"{game.name}: target RTP {result.target * 100:.4f} % ± {result.tolerance * 100:.4f} % "
+                  f"(mode {result.mode}, strip set {result.strip_set}; varied: {', '.join(result.vary)})")
+            if message:
+                print(f"  NOT REACHED: {message}")
+            else:
+                ci = f" ± {result.rtp_ci95 * 100:.4f} % (95 %)" if result.rtp_ci95 else ""
+                print(f"  reached {result.rtp * 100:.4f} %{ci} [{result.rtp_source}] with {len(result.changes)} stop(s) "
+                      f"changed, {result.evaluations} exact evaluations in {result.elapsed:.1f} s")
+            if result.reestimated is not None:
+                est = result.reestimated
+                print(f"  re-estimated end to end: {est.rtp * 100:.4f} % ± {est.rtp_ci95 * 100:.4f} % (95 %, seed {est.seed})")
+            for line in result.table().to_string(index=False).splitlines():
+                print("  " + line)
+            for change in result.changes:
+                print(f"  {change}")
+            if saved is not None:
+                print(f"  saved to {saved.target}")
+            print()
+        if len(results) > 1:
+            print(versions_table([r for r, _, _ in results]).to_string())
+    return status
+
+
 def cmd_list(args) -> int:
     from .io import load_game, shipped_games
 
@@ -548,6 +650,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", type=path_text, help="output folder (default: reports/GAME)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("tune", help="reach a target RTP with the fewest stop changes, keeping chosen figures")
+    p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
+    p.add_argument("--target-rtp", type=rtp_number, help="whole-game RTP to reach: 0.9618 or 96.18%%")
+    p.add_argument("--targets", type=rtp_list, help="several versions: 0.96,0.94,0.92 (one file each with --out)")
+    p.add_argument("--tolerance", type=fraction, default=0.0001, help="how close to the target (a fraction; default 0.0001)")
+    p.add_argument("--mode", default="base", help="bet mode whose strips change (default: base)")
+    p.add_argument("--strip-set", help="strip set to change (default: the mode's own, e.g. base)")
+    p.add_argument("--keep", action="append", metavar="FIGURE[=VALUE[±TOL]]",
+                   help="hold a figure in a band, e.g. hit_frequency=0.28±0.01, volatility_index_90, "
+                        "trigger:free_spins=1/150±10%% (repeatable; without a band: its value now ± 1 %%)")
+    p.add_argument("--vary", type=vary_list, metavar="symbols=A,K,Q",
+                   help="symbols whose counts may change (default: every one-stop symbol but wilds, scatters and bonus symbols)")
+    p.add_argument("--max-changes", type=whole_number(1, 10**6), help="at most this many stops changed")
+    p.add_argument("--max-steps", type=whole_number(1, 1000), default=12, help="search steps (default 12)")
+    p.add_argument("--precision", type=fraction, default=0.001,
+                   help="95 %% half-width of the held feature estimate (games with features; default 0.001)")
+    p.add_argument("--seed", type=seed, default=1, help="seed of the feature estimate (default 1)")
+    p.add_argument("--reestimate", action="store_true", help="estimate the tuned game end to end again")
+    p.add_argument("--out", metavar="FILE", type=path_text,
+                   help="write the tuned reelset here (with --targets: FILE_rtpXXXX.toml per version); nothing is written without it")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("warm", help="compile and cache the code a game needs (make does this for the shipped games)")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")

@@ -85,3 +85,20 @@ class ReportError(WorkbenchError):
 
 class RegistryError(WorkbenchError):
     """A round template cannot be registered or found."""
+
+
+class TuningError(WorkbenchError):
+    """A tuning request cannot be run as asked (unknown symbol or strip set, bad --keep, ...)."""
+
+
+class TargetUnreachableError(TuningError):
+    """The tuner cannot reach the target under the constraints.
+
+    ``binding`` names the constraint that binds; ``closest`` is the
+    :class:`workbench.tuning.TuneResult` of the closest reachable game.
+    """
+
+    def __init__(self, message: str, binding: str, closest):
+        super().__init__(message)
+        self.binding = binding
+        self.closest = closest

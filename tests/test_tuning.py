@@ -1,0 +1,200 @@
+"""The RTP tuner (workbench.tuning, `workbench tune`).
+
+Each game below is first pushed off its RTP (a few stops of its base strips
+changed), then tuned back to the RTP of the game as shipped; the tuned game
+must be within the tolerance, keep every --keep band (re-measured exactly
+here, not taken from the tuner), keep the strip rules (it validates; reel
+lengths and every symbol that may not vary are as they were) and load in the
+strip editor.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from workbench.cli import EXIT_UNREACHED, main
+from workbench.errors import TargetUnreachableError, TuningError
+from workbench.io import load_game, resolve_game_path
+from workbench.tuning import (FeatureTerms, Keep, measure, parse_keep, tune, tune_versions, version_path,
+                              versions_table)
+from workbench.widgets import StripEditor
+
+TOLERANCE = 0.0001
+
+
+def off_target_copy(name: str, tmp_path, shift: int = 2):
+    """A copy of ``name`` with ``shift`` stops of its most common varied symbol on reel 1 of the base strip set
+    turned into the least common one (so its RTP is off), saved to ``tmp_path``."""
+    game = load_game(name)
+    path = tmp_path / resolve_game_path(name).name
+    path.write_text(game.text)
+    game = load_game(path)
+    set_name = "base"
+    from workbench.tuning import _resolve_vary
+
+    vary = _resolve_vary(game, set_name, None)
+    reel = min(vary)
+    strip = list(game.strip_sets[set_name].reels[reel].symbols)
+    counts = Counter(s for s in strip if s in vary[reel])
+    common = counts.most_common()[0][0]
+    rare = counts.most_common()[-1][0]
+    changed = 0
+    for k, s in enumerate(strip):
+        if s == common and changed < shift:
+            strip[k] = rare
+            changed += 1
+    off = game.with_strip(set_name, reel + 1, strip, game.strip_sets[set_name].reels[reel].weights)
+    from workbench.io import save_game
+
+    save_game(off, path)
+    return load_game(path)
+
+
+def assert_strip_rules_kept(original, tuned, strip_set, varied):
+    for old, new in zip(original.strip_sets[strip_set].reels, tuned.strip_sets[strip_set].reels):
+        assert len(old.symbols) == len(new.symbols)
+        assert old.weights == new.weights
+        for k, (a, b) in enumerate(zip(old.symbols, new.symbols)):
+            if a != b:
+                assert a in varied and b in varied, f"stop {k + 1}: {a} -> {b} outside the varied symbols"
+        fixed_old = Counter(s for s in old.symbols if s not in varied)
+        fixed_new = Counter(s for s in new.symbols if s not in varied)
+        assert fixed_old == fixed_new
+    for name, other in original.strip_sets.items():
+        if name != strip_set:
+            assert other == tuned.strip_sets[name]
+
+
+CASES = [
+    # (game, keeps)
+    ("classic_tens", ["hit_frequency", "volatility_index_90=4.15±0.2"]),
+    ("super_10_stars", ["hit_frequency"]),
+    ("bier_haus_oktober_fest", ["hit_frequency", "trigger:free_spins"]),
+    ("examples/ways_243", ["hit_frequency"]),
+    ("examples/multiplier_wild_lines", ["hit_frequency", "volatility_index_95"]),
+]
+
+
+@pytest.mark.parametrize("name,keeps", CASES, ids=[c[0] for c in CASES])
+def test_tuner_brings_an_off_target_copy_back_to_its_rtp(name, keeps, tmp_path):
+    shipped = load_game(name)
+    off = off_target_copy(name, tmp_path)
+    terms = FeatureTerms.estimate(off, 0.002, seed=3)
+    target = measure(shipped, terms=terms)["rtp"]
+    start = measure(off, terms=terms)
+    assert abs(start["rtp"] - target) > 10 * TOLERANCE, "the copy must start off target"
+    result = tune(off, target, keep=keeps, terms=terms, tolerance=TOLERANCE)
+    assert result.reached
+    assert abs(result.rtp - target) <= TOLERANCE
+    # re-measure the tuned game from its saved file: the figures are the file's, not the tuner's
+    out = tmp_path / "tuned.toml"
+    result.save(out)
+    saved = load_game(out)
+    again = measure(saved, terms=terms)
+    assert abs(again["rtp"] - target) <= TOLERANCE
+    for text in keeps:
+        keep = parse_keep(text, start)
+        assert keep.holds(again[keep.metric]), f"{text}: {again[keep.metric]} outside [{keep.low}, {keep.high}]"
+    assert_strip_rules_kept(off, saved, result.strip_set, set(result.vary))
+    assert len(result.changes) == sum(a != b for o, n in zip(off.strip_sets["base"].reels, saved.strip_sets["base"].reels)
+                                      for a, b in zip(o.symbols, n.symbols))
+    assert result.rtp_ci95 == (terms.ci95 if terms.present else 0.0)
+    # the result opens in the strip editor, with the tuned strips
+    editor = StripEditor(out)
+    assert editor.reel_editors[0].text.value == saved.strip_sets["base"].reels[0].to_text()
+
+
+def test_save_changes_only_the_tuned_strips(tmp_path):
+    off = off_target_copy("classic_tens", tmp_path)
+    result = tune(off, 0.94, terms=FeatureTerms.none())
+    changed_reels = {c.reel for c in result.changes}
+    diff_lines = [l for l in result.diff.splitlines() if l.startswith(("+", "-")) and not l.startswith(("+++", "---"))]
+    assert diff_lines and all(l[1:].lstrip().startswith("reel") for l in diff_lines)
+    assert {int(l[1:].split("=")[0].strip()[4:]) for l in diff_lines} == changed_reels
+    # the original file is untouched until asked
+    assert load_game(off.path).text == off.text
+
+
+def test_keep_parsing():
+    current = {"hit_frequency": 0.30, "volatility_index_90": 8.0, "trigger:free_spins": 1 / 150, "rtp": 0.9, "max_win": 100.0}
+    assert parse_keep("hit_frequency=0.28±0.01", current) == Keep("hit_frequency", 0.28 - 0.01, 0.28 + 0.01, "hit_frequency=0.28±0.01")
+    k = parse_keep("trigger:free_spins=1/150±10%", current)
+    assert k.low == pytest.approx(1 / 150 * 0.9) and k.high == pytest.approx(1 / 150 * 1.1)
+    k = parse_keep("volatility_index_90", current)
+    assert (k.low, k.high) == (pytest.approx(7.92), pytest.approx(8.08))
+    k = parse_keep("hit_frequency=28%+-1", current)
+    assert (k.low, k.high) == (pytest.approx(-0.72), pytest.approx(1.28))
+    for bad, message in [("hitfreq", "did you mean 'hit_frequency'"), ("rtp=0.9", "unknown figure 'rtp'"),
+                         ("hit_frequency=abc", "not a number"), ("hit_frequency=0.3±-1", "tolerance of 0 or more"),
+                         ("=3", "write NAME")]:
+        with pytest.raises(TuningError, match=message):
+            parse_keep(bad, current)
+
+
+def test_bad_requests_are_clear_errors():
+    game = load_game("classic_tens")
+    with pytest.raises(TuningError, match="unknown symbol 'ACE'"):
+        tune(game, 0.94, vary=["ACE", "PLUM"])
+    with pytest.raises(TuningError, match="no strip set 'bse'.*did you mean 'base'"):
+        tune(game, 0.94, strip_set="bse")
+    with pytest.raises(TuningError, match="no mode 'ante'"):
+        tune(game, 0.94, mode="ante")
+    with pytest.raises(TuningError, match="fraction of total bet"):
+        tune(game, 96.0)
+    with pytest.raises(TuningError, match="max-changes"):
+        tune(game, 0.94, max_changes=0)
+
+
+def test_unreachable_target_names_the_binding_constraint():
+    game = load_game("classic_tens")
+    with pytest.raises(TargetUnreachableError) as info:
+        tune(game, 0.90, max_changes=1, terms=FeatureTerms.none())
+    err = info.value
+    assert err.binding == "max_changes"
+    assert "--max-changes 1 binds" in str(err) and "closest reachable RTP is" in str(err)
+    closest = err.closest
+    assert len(closest.changes) <= 1 and not closest.reached
+    assert f"{closest.rtp * 100:.4f} %" in str(err)
+    # a kept band that cannot hold with the RTP moved that far
+    with pytest.raises(TargetUnreachableError) as info:
+        tune(game, 0.85, keep=["hit_frequency=0.4841±0.0001", "volatility_index_90=4.1538±0.0001"], terms=FeatureTerms.none(),
+             max_steps=4)
+    assert info.value.binding.startswith("keep:") or info.value.binding in ("vary", "search")
+    assert "cannot be reached" in str(info.value)
+
+
+def test_versions_share_the_special_symbols_and_differ_only_in_varied_ones(tmp_path):
+    game = load_game("examples/ways_243")
+    results = tune_versions(game, [0.96, 0.94, 0.92], keep=["hit_frequency=0.40±0.02"])
+    for r in results:
+        assert r.reached and abs(r.rtp - r.target) <= TOLERANCE
+        assert_strip_rules_kept(game, r.game, "base", set(r.vary))
+        assert not {c.old for c in r.changes} & {"WILD", "SCATTER"}
+    table = versions_table(results)
+    assert list(table.columns) == ["target 96.00 %", "target 94.00 %", "target 92.00 %"]
+    text = table.to_string()
+    assert "e-0" not in text and "{" not in text
+    assert version_path(tmp_path / "ways.toml", 0.9618).name == "ways_rtp9618.toml"
+
+
+def test_cli_tune_writes_versions_and_reports_json(tmp_path, capsys):
+    out = tmp_path / "classic.toml"
+    status = main(["tune", "classic_tens", "--targets", "96%,0.94", "--keep", "hit_frequency", "--out", str(out), "--json"])
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["reached"] for d in data] == [True, True]
+    for d, t in zip(data, (0.96, 0.94)):
+        path = version_path(out, t)
+        assert d["saved_to"] == str(path)
+        assert abs(measure(load_game(path))["rtp"] - t) <= TOLERANCE
+    status = main(["tune", "classic_tens", "--target-rtp", "0.90", "--max-changes", "1"])
+    printed = capsys.readouterr().out
+    assert status == EXIT_UNREACHED and "NOT REACHED" in printed and "--max-changes 1 binds" in printed
+    with pytest.raises(SystemExit) as exit_info:  # argparse's own error
+        main(["tune", "classic_tens", "--target-rtp", "96.18"])
+    assert exit_info.value.code == 2 and "looks like a percentage" in capsys.readouterr().err
+    assert main(["tune", "classic_tens", "--target-rtp", "0.95", "--keep", "hitfreq"]) == 2
+    assert "did you mean 'hit_frequency'" in capsys.readouterr().err
