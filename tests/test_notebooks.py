@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-DESIGNER_NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation")
+DESIGNER_NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation", "05_tuner")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WHEEL = """
 [tables.wheel]

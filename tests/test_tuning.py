@@ -198,3 +198,55 @@ def test_cli_tune_writes_versions_and_reports_json(tmp_path, capsys):
     assert exit_info.value.code == 2 and "looks like a percentage" in capsys.readouterr().err
     assert main(["tune", "classic_tens", "--target-rtp", "0.95", "--keep", "hitfreq"]) == 2
     assert "did you mean 'hit_frequency'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# weights as decision variables
+# ---------------------------------------------------------------------------
+def test_table_weights_tune_a_random_feature_rate_with_held_feature_means(tmp_path):
+    """Bier Haus's base random feature table ("out of 100000 so the beer weight can fine-tune the RTP"): its
+    weights move the trigger states' probabilities; the states' means are held from the estimate."""
+    game = load_game("bier_haus_oktober_fest")
+    terms = FeatureTerms.estimate(game, 0.002, seed=5)
+    now = measure(game, terms=terms, strata=True)["rtp"]
+    result = tune(game, now - 0.003, vary=(), tables=["base_random_feature"], terms=terms)
+    assert result.reached and not result.changes and result.weight_changes
+    assert all(c.where == "table base_random_feature" for c in result.weight_changes)
+    old, new = game.tables["base_random_feature"], result.game.tables["base_random_feature"]
+    assert sum(new.weights) == sum(old.weights)  # "out of 100000" still
+    out = tmp_path / "bh.toml"
+    result.save(out)
+    assert abs(measure(load_game(out), terms=terms, strata=True)["rtp"] - (now - 0.003)) <= TOLERANCE
+    assert load_game(out).strip_sets == game.strip_sets
+
+
+def test_coarse_strip_set_weights_are_refined_with_a_note():
+    game = load_game("super_10_stars")
+    terms = FeatureTerms.estimate(game, 0.002, seed=5)
+    now = measure(game, terms=terms, strata=True)["rtp"]
+    result = tune(game, now + 0.003, vary=(), strip_set_weights=True, terms=terms)
+    assert result.reached
+    assert result.notes and "multiplied by" in result.notes[0] and "the same probabilities" in result.notes[0]
+    sets = [result.game.strip_sets[n].weight for n in ("base", "base_bonus")]
+    assert sum(sets) == 100 * 10 ** (len(str(sum(sets))) - 3)  # 88 + 12 scaled by a power of ten
+    assert sets[1] / sum(sets) > 12 / 100  # more of the bonus strips: a higher RTP
+
+
+def test_a_table_that_only_feeds_a_simulated_mean_is_refused():
+    game = load_game("super_10_stars")
+    with pytest.raises(TuningError, match="table wheel moves no exact figure.*holds from one estimate"):
+        tune(game, 0.95, vary=(), tables=["wheel"], terms=FeatureTerms.estimate(game, 0.002, seed=5))
+    with pytest.raises(TuningError, match="no table 'whel'.*did you mean 'wheel'"):
+        tune(game, 0.95, tables=["whel"])
+
+
+def test_stop_weights_and_award_tables_are_exact_variables():
+    classic = load_game("examples/classic_any_bar")
+    result = tune(classic, 0.93, vary=(), stop_weights=True, keep=["hit_frequency"], terms=FeatureTerms.none())
+    assert result.reached and not result.changes and result.weight_changes
+    for old, new in zip(classic.strip_sets["base"].reels, result.game.strip_sets["base"].reels):
+        assert old.symbols == new.symbols and sum(old.weights) == sum(new.weights)
+    pick = load_game("examples/line_bonus_pick")
+    result = tune(pick, 0.96, vary=(), tables=["pick_awards"], terms=FeatureTerms.none())
+    assert result.reached and result.rtp_source == "exact"
+    assert abs(measure(result.game)["rtp"] - 0.96) <= TOLERANCE

@@ -465,15 +465,17 @@ def rtp_list(text: str) -> list:
     return [rtp_number(t) for t in parts]
 
 
-def vary_list(text: str) -> list:
-    """argparse type: ``symbols=A,K,Q`` (or ``A,K,Q``)."""
+def vary_spec(text: str) -> tuple:
+    """argparse type: what ``tune`` may change: ``symbols=A,K,Q``, ``table=NAME``, ``strip_set_weights`` or
+    ``stop_weights``; returns (kind, names)."""
     key, sep, rest = text.partition("=")
-    if sep and key.strip() != "symbols":
-        raise argparse.ArgumentTypeError(f"write --vary symbols=A,K,Q (the tuner varies symbol counts), got {_shown(text)}")
-    names = [t.strip() for t in (rest if sep else text).split(",") if t.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("name at least one symbol: --vary symbols=A,K,Q")
-    return names
+    key = key.strip()
+    if key in ("strip_set_weights", "stop_weights") and not sep:
+        return key, ()
+    names = [t.strip() for t in rest.split(",") if t.strip()]
+    if key in ("symbols", "table", "tables") and sep and names:
+        return ("table" if key.startswith("table") else "symbols"), tuple(names)
+    raise argparse.ArgumentTypeError(f"write symbols=A,K,Q, table=NAME, strip_set_weights or stop_weights, got {_shown(text)}")
 
 
 def cmd_tune(args) -> int:
@@ -496,11 +498,17 @@ def cmd_tune(args) -> int:
         from tqdm import tqdm
 
         bar = tqdm(unit=" exact evaluations", leave=False, file=sys.stderr)
-    terms = FeatureTerms.estimate(game, args.precision, args.seed)
+    specs = args.vary or []
+    symbols = [n for kind, names in specs if kind == "symbols" for n in names]
+    symbols = symbols if symbols else (None if not specs else ())  # only weights named: no symbol counts change
+    tables = [n for kind, names in specs if kind == "table" for n in names]
+    terms = FeatureTerms.base_only() if args.base_only else FeatureTerms.estimate(game, args.precision, args.seed)
     results, status = [], EXIT_OK
     for i, target in enumerate(targets):
         try:
-            result = tune(game, target, mode=args.mode, strip_set=args.strip_set, keep=args.keep or (), vary=args.vary,
+            result = tune(game, target, mode=args.mode, strip_set=args.strip_set, keep=args.keep or (), vary=symbols,
+                          tables=tables, strip_set_weights=("strip_set_weights", ()) in specs,
+                          stop_weights=("stop_weights", ()) in specs,
                           max_changes=args.max_changes, tolerance=args.tolerance, terms=terms, seed=args.seed,
                           reestimate=args.reestimate, max_steps=args.max_steps,
                           progress=(lambda n: bar.update(1)) if bar is not None else None)
@@ -523,7 +531,8 @@ def cmd_tune(args) -> int:
             return status
         for result, message, saved in results:
             print(f"{game.name}: target RTP {result.target * 100:.4f} % ± {result.tolerance * 100:.4f} % "
-                  f"(mode {result.mode}, strip set {result.strip_set}; varied: {', '.join(result.vary)})")
+                  f"(mode {result.mode}, strip set {result.strip_set}; varied: "
+                  f"{'; '.join(([f'symbols ' + ', '.join(result.vary)] if result.vary else []) + list(result.varied_weights))})")
             if message:
                 print(f"  NOT REACHED: {message}")
             else:
@@ -535,8 +544,10 @@ def cmd_tune(args) -> int:
                 print(f"  re-estimated end to end: {est.rtp * 100:.4f} % ± {est.rtp_ci95 * 100:.4f} % (95 %, seed {est.seed})")
             for line in result.table().to_string(index=False).splitlines():
                 print("  " + line)
-            for change in result.changes:
+            for change in (*result.changes, *result.weight_changes):
                 print(f"  {change}")
+            for note in result.notes:
+                print(f"  note: {note}")
             if saved is not None:
                 print(f"  saved to {saved.target}")
             print()
@@ -661,14 +672,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", action="append", metavar="FIGURE[=VALUE[±TOL]]",
                    help="hold a figure in a band, e.g. hit_frequency=0.28±0.01, volatility_index_90, "
                         "trigger:free_spins=1/150±10%% (repeatable; without a band: its value now ± 1 %%)")
-    p.add_argument("--vary", type=vary_list, metavar="symbols=A,K,Q",
-                   help="symbols whose counts may change (default: every one-stop symbol but wilds, scatters and bonus symbols)")
-    p.add_argument("--max-changes", type=whole_number(1, 10**6), help="at most this many stops changed")
+    p.add_argument("--vary", type=vary_spec, action="append", metavar="WHAT",
+                   help="what may change (repeatable): symbols=A,K,Q (their counts per reel), table=NAME (its entry weights), "
+                        "strip_set_weights (the mode's strip-set weights), stop_weights (the reels' stop weights); "
+                        "default: the counts of every one-stop symbol but wilds, scatters and bonus symbols")
+    p.add_argument("--max-changes", type=whole_number(1, 10**6), help="at most this many stops and weights changed")
     p.add_argument("--max-steps", type=whole_number(1, 1000), default=12, help="search steps (default 12)")
     p.add_argument("--precision", type=fraction, default=0.001,
                    help="95 %% half-width of the held feature estimate (games with features; default 0.001)")
     p.add_argument("--seed", type=seed, default=1, help="seed of the feature estimate (default 1)")
     p.add_argument("--reestimate", action="store_true", help="estimate the tuned game end to end again")
+    p.add_argument("--base-only", action="store_true",
+                   help="the target is the base game's RTP (exact); feature terms are left out and not estimated")
     p.add_argument("--out", metavar="FILE", type=path_text,
                    help="write the tuned reelset here (with --targets: FILE_rtpXXXX.toml per version); nothing is written without it")
     p.add_argument("--json", action="store_true")

@@ -32,7 +32,7 @@ import random
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Callable, Iterable
 
@@ -57,7 +57,7 @@ DEFAULT_MAX_STEPS = 12
 RTP_PENALTY = 1e3
 KEEP_PENALTY = 1e4
 MOVE_COST = 0.05  # per count moved from the point where the effects were measured (keeps steps short)
-REELS_PER_STEP = 1
+GROUPS_PER_STEP = 1  # reels, tables or strip-set weights changed in one step
 MILP_SECONDS = 1.0  # per integer programme: its first good solutions come fast, proofs of optimality do not
 PLACES_TRIED = 4  # stops tried for each swap when a kept figure depends on where it goes
 BAND_MARGIN = 0.5  # aim the linear model at this fraction of each band, so its error still lands inside
@@ -158,10 +158,17 @@ class FeatureTerms:
     seed: int
     precision: float
     samples: int
+    left_out: bool = False  # True: the game has features, but the designer tunes its base game alone
 
     @classmethod
     def none(cls) -> "FeatureTerms":
+        """No feature terms (a game without features)."""
         return cls({}, {}, 0.0, 0.0, 0, 0.0, 0)
+
+    @classmethod
+    def base_only(cls) -> "FeatureTerms":
+        """Feature terms left out on purpose: the target is the base game's RTP."""
+        return cls({}, {}, 0.0, 0.0, 0, 0.0, 0, left_out=True)
 
     @classmethod
     def estimate(cls, game: Game, precision: float = 0.001, seed: int = 1, workers: int = 1) -> "FeatureTerms":
@@ -240,6 +247,19 @@ class StopChange:
 
 
 @dataclass(frozen=True)
+class WeightChange:
+    """One weight the tuner changed: a stop weight, a table entry's weight or a strip set's choice weight."""
+
+    where: str  # "base reel 2", "table base_random_feature", "mode base strip sets"
+    item: str  # "stop 7", "entry 2 (feature = beer_reels)", "base_bonus"
+    old: int
+    new: int
+
+    def __str__(self) -> str:
+        return f"{self.where} {self.item}: weight {self.old:,} -> {self.new:,}"
+
+
+@dataclass(frozen=True)
 class TuneResult:
     """What :func:`tune` found.
 
@@ -268,6 +288,9 @@ class TuneResult:
     elapsed: float
     reestimated: object = None  # RtpEstimate of the tuned game, or None
     max_changes: int | None = None
+    weight_changes: tuple = ()  # WeightChange, one per weight changed
+    notes: tuple = ()  # what the tuner did besides the changes (weights rescaled...)
+    varied_weights: tuple = ()  # labels of the weight groups that could change
 
     @property
     def rtp(self) -> float:
@@ -279,6 +302,8 @@ class TuneResult:
 
     @property
     def rtp_source(self) -> str:
+        if self.terms.left_out:
+            return "exact, base game only: feature terms left out"
         return "exact + held feature estimate" if self.terms.present else "exact"
 
     @property
@@ -304,7 +329,8 @@ class TuneResult:
         """Figures before and after, formatted as a lab reads them."""
         rows = []
         for key in self.before:
-            label = {"rtp": f"RTP, whole game ({self.rtp_source})", "base_rtp": "RTP, base game (exact)",
+            label = {"rtp": ("RTP, base game only (exact; feature terms left out)" if self.terms.left_out
+                             else f"RTP, whole game ({self.rtp_source})"), "base_rtp": "RTP, base game (exact)",
                      "hit_frequency": "hit frequency, base game", "std": "standard deviation, base game (x total bet)",
                      "volatility_index_90": "volatility index 90 %, base game", "volatility_index_95": "volatility index 95 %, base game",
                      "max_win": "max win, base game (x total bet)"}.get(key, f"trigger {key[8:]} (per spin)" if key.startswith("trigger:") else key)
@@ -328,6 +354,9 @@ class TuneResult:
             "before": self.before,
             "after": self.after,
             "stops_changed": len(self.changes),
+            "varied_weights": list(self.varied_weights),
+            "weights_changed": len(self.weight_changes),
+            "weight_changes": [{"where": c.where, "item": c.item, "old": c.old, "new": c.new} for c in self.weight_changes],
             "changes": [{"strip_set": c.strip_set, "reel": c.reel, "stop": c.stop, "old": c.old, "new": c.new} for c in self.changes],
             "feature_terms": ({"ci95": self.terms.ci95, "seed": self.terms.seed, "precision": self.terms.precision,
                                "samples": self.terms.samples} if self.terms.present else None),
@@ -337,18 +366,76 @@ class TuneResult:
             "evaluations": self.evaluations,
             "elapsed_seconds": self.elapsed,
             "max_changes": self.max_changes,
+            "notes": list(self.notes),
         }
 
 
 # ---------------------------------------------------------------------------
 # the search
 # ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Point:
+    """Everything the tuner may change, as plain values (hashable: evaluations are cached by it)."""
+
+    strips: tuple  # per reel of the tuned strip set: tuple of symbols
+    stop_weights: tuple  # per reel: tuple of stop weights, or None (unweighted)
+    tables: tuple  # ((table, weights), ...) of the varied tables
+    set_weights: tuple  # ((strip set, weight), ...) of the mode's strip sets when varied
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Variables that move together: their total stays fixed (a reel keeps its length, a table its total weight).
+
+    ``kind``: ``counts`` (symbol counts of one reel; a change is a stop swap), ``stops`` (stop weights of one
+    weighted reel), ``table`` (entry weights of a table), ``sets`` (choice weights of the mode's strip sets).
+    """
+
+    kind: str
+    where: object  # reel index, table name or mode
+    items: tuple  # symbols, stop indices, entry indices or strip-set names
+    step: int  # weight moved to measure an effect (1 for counts)
+    floor: tuple  # lowest value of each item
+
+
+def _value(point: _Point, group: _Group, item) -> int:
+    if group.kind == "counts":
+        return point.strips[group.where].count(item)
+    if group.kind == "stops":
+        return point.stop_weights[group.where][item]
+    if group.kind == "table":
+        return dict(point.tables)[group.where][item]
+    return dict(point.set_weights)[item]
+
+
+def _moved(point: _Point, group: _Group, deltas: dict) -> _Point:
+    """``point`` with the weight changes ``deltas[item]`` of a weight group applied."""
+    if group.kind == "stops":
+        weights = list(point.stop_weights)
+        row = list(weights[group.where])
+        for item, d in deltas.items():
+            row[item] += d
+        weights[group.where] = tuple(row)
+        return replace(point, stop_weights=tuple(weights))
+    if group.kind == "table":
+        tables = dict(point.tables)
+        row = list(tables[group.where])
+        for item, d in deltas.items():
+            row[item] += d
+        tables[group.where] = tuple(row)
+        return replace(point, tables=tuple(tables.items()))
+    sets = dict(point.set_weights)
+    for item, d in deltas.items():
+        sets[item] += d
+    return replace(point, set_weights=tuple(sets.items()))
+
+
 @dataclass
 class _Search:
     game: Game
     mode: str
     set_name: str
-    vary: dict  # reel index (0-based) -> tuple of symbols that may change on that reel
+    groups: list
     keeps: tuple
     target: float
     tolerance: float
@@ -359,33 +446,41 @@ class _Search:
     evaluations: int = 0
     cache: dict = field(default_factory=dict)
 
-    def strips(self, game: Game) -> list:
-        return [list(r.symbols) for r in game.strip_sets[self.set_name].reels]
+    def start(self) -> _Point:
+        game, reels = self.game, self.game.strip_sets[self.set_name].reels
+        tables = tuple((g.where, tuple(game.tables[g.where].weights)) for g in self.groups if g.kind == "table")
+        sets = next(((tuple((n, game.strip_sets[n].weight) for n in g.items)) for g in self.groups if g.kind == "sets"), ())
+        return _Point(tuple(tuple(r.symbols) for r in reels), tuple(r.weights for r in reels), tables, sets)
 
-    def build(self, strips: list) -> Game:
-        """The original game with ``strips`` on the tuned strip set (one edit per changed reel)."""
-        game = self.game
-        for i, (new, old) in enumerate(zip(strips, self.strips(self.game))):
-            if new != old:
-                game = game.with_strip(self.set_name, i + 1, new, self.game.strip_sets[self.set_name].reels[i].weights)
+    def build(self, point: _Point) -> Game:
+        """The original game with ``point``'s values (one edit per changed reel, table or weight)."""
+        game, origin = self.game, self.start()
+        for i, (symbols, weights) in enumerate(zip(point.strips, point.stop_weights)):
+            if symbols != origin.strips[i] or weights != origin.stop_weights[i]:
+                game = game.with_strip(self.set_name, i + 1, symbols, weights)
+        for (name, weights), (_, old) in zip(point.tables, origin.tables):
+            if weights != old:
+                game = game.with_table_weights(name, weights)
+        for (name, weight), (_, old) in zip(point.set_weights, origin.set_weights):
+            if weight != old:
+                game = game.with_strip_set_weight(name, weight)
         return game
 
-    def measure(self, strips: list) -> dict:
-        key = tuple(tuple(s) for s in strips)
-        if key not in self.cache:
-            self.cache[key] = measure(self.build(strips), self.mode, self.terms, self.strata)
+    def measure(self, point: _Point) -> dict:
+        if point not in self.cache:
+            self.cache[point] = measure(self.build(point), self.mode, self.terms, self.strata)
             self.evaluations += 1
             if self.progress is not None:
                 self.progress(self.evaluations)
-        return self.cache[key]
+        return self.cache[point]
 
     # -- placing swaps on a strip ------------------------------------------
-    def spots(self, strips: list, reel: int, old: str, new: str) -> list:
+    def spots(self, point: _Point, reel: int, old: str, new: str) -> list:
         """Stops of ``old`` on ``reel`` where ``new`` may go, best first: undoing an earlier change, then a stop
         already changed, then fewest neighbours equal to ``new`` (no stacks made by accident), then farthest
         from the other ``new`` stops (spread evenly), then the lowest stop; each keeps the strip valid."""
-        strip = strips[reel]
-        original = self.strips(self.game)[reel]
+        strip = point.strips[reel]
+        original = self.game.strip_sets[self.set_name].reels[reel].symbols
         n = len(strip)
         others = [k for k in range(n) if strip[k] == new]
 
@@ -397,31 +492,26 @@ class _Search:
             return (not revert, not changed, stacked, -gap, k)
 
         out = []
-        weights = self.game.strip_sets[self.set_name].reels[reel].weights
         for k in sorted((k for k in range(n) if strip[k] == old), key=score):
             trial = list(strip)
             trial[k] = new
             try:
-                self.game.with_strip(self.set_name, reel + 1, trial, weights)
+                self.game.with_strip(self.set_name, reel + 1, trial, point.stop_weights[reel])
             except ReelsetError:
                 continue  # e.g. more of a symbol visible at once than its max_visible allows
             out.append(k)
         return out
 
-    def place(self, strips: list, reel: int, old: str, new: str, at: int | None = None) -> list | None:
-        """``strips`` with one stop of ``old`` on ``reel`` turned into ``new`` (at stop ``at``, default the best
-        of :meth:`spots`), or None if no stop allows it."""
-        if at is None:
-            spots = self.spots(strips, reel, old, new)
-            if not spots:
-                return None
-            at = spots[0]
-        out = [list(s) for s in strips]
-        out[reel][at] = new
-        return out
+    @staticmethod
+    def place(point: _Point, reel: int, at: int, new: str) -> _Point:
+        strips = list(point.strips)
+        row = list(strips[reel])
+        row[at] = new
+        strips[reel] = tuple(row)
+        return replace(point, strips=tuple(strips))
 
-    def apply(self, strips: list, deltas: dict, effects: dict, metrics: list) -> list | None:
-        """``strips`` with the count changes ``deltas[(reel, symbol)]`` placed one swap at a time.
+    def apply(self, point: _Point, deltas: dict, effects: dict, metrics: list) -> _Point | None:
+        """``point`` with the changes ``deltas[(group, item)]``; symbol counts placed one swap at a time.
 
         Figures can depend on where a stop is, not only on counts (hit
         frequency, ways and pay-anywhere pays depend on whole windows), so each
@@ -429,57 +519,71 @@ class _Search:
         effect is closest to the planned one: the plan the integer programme
         made then holds.
         """
-        out = [list(s) for s in strips]
         scales = [self.tolerance] + [max(k.half_width, 1e-12) for k in self.keeps]
-        for reel in range(len(out)):
-            minus = [s for s in self.vary.get(reel, ()) for _ in range(max(0, -deltas.get((reel, s), 0)))]
-            plus = [s for s in self.vary.get(reel, ()) for _ in range(max(0, deltas.get((reel, s), 0)))]
+        for g, group in enumerate(self.groups):
+            mine = {item: d for (gi, item), d in deltas.items() if gi == g and d}
+            if not mine:
+                continue
+            if group.kind != "counts":
+                point = _moved(point, group, mine)
+                continue
+            reel = group.where
+            minus = [s for s in group.items for _ in range(max(0, -mine.get(s, 0)))]
+            plus = [s for s in group.items for _ in range(max(0, mine.get(s, 0)))]
             for old, new in zip(minus, plus):
-                spots = self.spots(out, reel, old, new)
+                spots = self.spots(point, reel, old, new)
                 if not spots:
                     return None
-                if len(spots) > 1:
-                    planned = effects.get((reel, new), 0) - effects.get((reel, old), 0)
-                    now = self.measure(out)
-                    best = None
-                    for k in spots[:PLACES_TRIED]:
-                        trial = self.place(out, reel, old, new, k)
-                        m = self.measure(trial)
-                        gap = sum(abs(m[x] - now[x] - planned[i]) / scales[i] for i, x in enumerate(metrics))
-                        if best is None or gap < best[0]:
-                            best = (gap, trial)
-                    out = best[1]
-                else:
-                    out = self.place(out, reel, old, new, spots[0])
-        return out
+                if len(spots) == 1:
+                    point = self.place(point, reel, spots[0], new)
+                    continue
+                planned = effects.get((g, new), 0) - effects.get((g, old), 0)
+                now = self.measure(point)
+                best = None
+                for k in spots[:PLACES_TRIED]:
+                    trial = self.place(point, reel, k, new)
+                    m = self.measure(trial)
+                    gap = sum(abs(m[x] - now[x] - planned[i]) / scales[i] for i, x in enumerate(metrics))
+                    if best is None or gap < best[0]:
+                        best = (gap, trial)
+                point = best[1]
+        return point
 
     # -- one step ----------------------------------------------------------
-    def effects(self, strips: list, base: dict, metrics: list) -> dict:
-        """Exact effect on ``metrics`` of one more stop of each varied symbol per reel, against
-        one fewer of the reel's most common varied symbol (the effect of a swap a -> b is e[b] - e[a])."""
+    def effects(self, point: _Point, base: dict, metrics: list) -> dict:
+        """Exact effect on ``metrics``, per unit, of one more of each item of each group against one fewer of the
+        group's largest item (so moving a unit from item a to item b has the effect e[b] - e[a])."""
         out = {}
-        for reel, symbols in self.vary.items():
-            counts = Counter(strips[reel])
-            ref = max(symbols, key=lambda s: (counts[s], -symbols.index(s)))
-            out[(reel, ref)] = np.zeros(len(metrics))
-            for s in symbols:
-                if s == ref:
+        for g, group in enumerate(self.groups):
+            values = [_value(point, group, item) for item in group.items]
+            ref_index = max(range(len(values)), key=lambda i: (values[i] - group.floor[i], -i))
+            ref = group.items[ref_index]
+            out[(g, ref)] = np.zeros(len(metrics))
+            step = min(group.step, values[ref_index] - group.floor[ref_index])
+            if step <= 0:
+                continue
+            for item in group.items:
+                if item == ref:
                     continue
-                placed = self.place(strips, reel, ref, s)
-                if placed is None:
-                    continue  # no valid stop: this symbol does not move on this reel in this step
-                m = self.measure(placed)
-                out[(reel, s)] = np.array([m[k] - base[k] for k in metrics])
+                if group.kind == "counts":
+                    spots = self.spots(point, group.where, ref, item)
+                    if not spots:
+                        continue  # no valid stop: this symbol does not move on this reel in this step
+                    trial = self.place(point, group.where, spots[0], item)
+                else:
+                    trial = _moved(point, group, {ref: -step, item: step})
+                m = self.measure(trial)
+                out[(g, item)] = np.array([m[k] - base[k] for k in metrics]) / step
         return out
 
-    def solve(self, strips: list, base: dict, effects: dict, *, drop: str | None = None,
+    def solve(self, point: _Point, base: dict, effects: dict, *, drop: str | None = None,
               radius: int | None = None) -> tuple[dict, float] | None:
-        """Count changes from ``strips`` with the fewest changed stops (against the original) whose linear effect
-        lands in the bands; returns (changes, miss of the bands in penalty units) or None if the solver fails.
-        ``drop`` leaves out one constraint (to find the one that binds); ``radius`` bounds each count's change
-        from ``strips`` (a trust region: the linear model is good near where it was measured)."""
-        original = self.strips(self.game)
-        keys = sorted(effects)
+        """Changes from ``point`` with the fewest changed stops and weights (against the original) whose linear
+        effect lands in the bands; returns (changes, miss of the bands in penalty units) or None if the solver
+        fails.  ``drop`` leaves out one constraint (to find the one that binds); ``radius`` bounds each change
+        from ``point`` in steps (a trust region: the linear model is good near where it was measured)."""
+        origin = self.start()
+        keys = sorted(effects, key=lambda k: (k[0], str(k[1])))
         n = len(keys)
         bands = [("rtp", self.target - self.tolerance * BAND_MARGIN, self.target + self.tolerance * BAND_MARGIN, RTP_PENALTY)]
         for k in self.keeps:
@@ -488,99 +592,87 @@ class _Search:
                 bands.append((k.metric, k.low + margin, k.high - margin, KEEP_PENALTY))
         metrics = self._metrics()
         m = len(bands)
-        # variables: d (n, integer), u (n), v (n), slack below (m), slack above (m), w (n) >= |d|,
-        # z (one per reel, binary): the reel this step changes.  One reel per step, because on one reel the
-        # effects add up exactly (line pays are linear in each reel's symbol counts); across reels they multiply
-        reel_ids = sorted({r for r, _ in keys})
-        nz = len(reel_ids)
-        nv = 4 * n + 2 * m + nz
+        group_ids = sorted({g for g, _ in keys})
+        ng = len(group_ids)
+        # variables: d (n, integer: change from point), u, v (n: new - original = u - v), slack below, above (m),
+        # w (n) >= |d|, y (n, binary: a weight differs from the original), z (ng, binary: the group this step
+        # changes).  One group per step: within one reel the effects add up exactly (line pays are linear in each
+        # reel's counts), across reels they multiply
+        D, U, V, SL, SH, W, Y, Z = 0, n, 2 * n, 3 * n, 3 * n + m, 3 * n + 2 * m, 4 * n + 2 * m, 5 * n + 2 * m
+        nv = Z + ng
         c = np.zeros(nv)
-        c[n:3 * n] = 0.5  # u + v = |new count - original count|; a swap moves two counts
-        c[3 * n + 2 * m:] = MOVE_COST  # ... and, a little, moves from where the effects were measured
         lower = np.zeros(nv)
         upper = np.full(nv, np.inf)
-        for j, (reel, s) in enumerate(keys):
-            now = Counter(strips[reel])[s]
-            floor = 0 if drop == "counts" else (1 if Counter(original[reel])[s] > 0 else 0)
-            lower[j] = floor - now
-            upper[j] = len(strips[reel])
-            lower[j] = min(lower[j], 0)
-            if radius is not None:
-                lower[j] = max(lower[j], -radius)
-                upper[j] = min(upper[j], radius)
+        integrality = np.zeros(nv)
+        integrality[[*range(D, D + n), *range(Y, Y + n), *range(Z, Z + ng)]] = 1
+        integrality[U:U + 2 * n] = [1 if self.groups[g].kind == "counts" else 0 for g, _ in keys] * 2
+        upper[Y:Y + n] = 1
+        upper[Z:Z + ng] = 1
         rows, lo, hi = [], [], []
-        for reel in sorted({r for r, _ in keys}):
+
+        def add(entries: dict, low: float, high: float) -> None:
             row = np.zeros(nv)
-            for j, (r, _) in enumerate(keys):
-                if r == reel:
-                    row[j] = 1
+            for j, value in entries.items():
+                row[j] = value
             rows.append(row)
-            lo.append(0)
-            hi.append(0)
-        for j, (reel, s) in enumerate(keys):  # now + d - original = u - v
-            row = np.zeros(nv)
-            row[j] = 1
-            row[n + j] = -1
-            row[2 * n + j] = 1
-            rows.append(row)
-            target = Counter(original[reel])[s] - Counter(strips[reel])[s]
-            lo.append(target)
-            hi.append(target)
+            lo.append(low)
+            hi.append(high)
+
+        for j, (g, item) in enumerate(keys):
+            group = self.groups[g]
+            now, was = _value(point, group, item), _value(origin, group, item)
+            total = sum(_value(point, group, i) for i in group.items)
+            floor = 0 if drop == "counts" else group.floor[group.items.index(item)]
+            lower[D + j] = min(floor - now, 0)
+            upper[D + j] = total
+            if radius is not None:
+                lower[D + j] = max(lower[D + j], -radius * group.step)
+                upper[D + j] = min(upper[D + j], radius * group.step)
+            add({D + j: 1, U + j: -1, V + j: 1}, was - now, was - now)  # now + d - was = u - v
+            add({D + j: 1, W + j: -1}, -np.inf, 0)
+            add({D + j: -1, W + j: -1}, -np.inf, 0)
+            add({W + j: 1, Z + group_ids.index(g): -total}, -np.inf, 0)
+            if group.kind == "counts":
+                c[U + j] = c[V + j] = 0.5  # a swap moves two counts by one
+                c[W + j] = MOVE_COST
+            else:
+                add({U + j: 1, V + j: 1, Y + j: -2 * total}, -np.inf, 0)
+                c[Y + j] = 1  # one weight changed costs as much as one stop swapped
+                c[U + j] = c[V + j] = c[W + j] = MOVE_COST / max(group.step, 1)
+        for g in group_ids:
+            add({D + j: 1 for j, (gi, _) in enumerate(keys) if gi == g}, 0, 0)  # the group's total stays
+        add({Z + i: 1 for i in range(ng)}, 0, GROUPS_PER_STEP)
         for b, (metric, low, high, penalty) in enumerate(bands):
             scale = max((high - low) / 2, 1e-12)
             idx = metrics.index(metric)
-            row = np.zeros(nv)
-            for j, key in enumerate(keys):
-                row[j] = effects[key][idx] / scale
-            row[3 * n + b] = 1  # slack below
-            row[3 * n + m + b] = -1  # slack above
-            rows.append(row)
-            lo.append((low - base[metric]) / scale)
-            hi.append((high - base[metric]) / scale)
-            c[3 * n + b] = penalty
-            c[3 * n + m + b] = penalty
-        for j, (reel, _) in enumerate(keys):  # w >= d, w >= -d, w <= (reel length) z[reel]
-            for sign in (1, -1):
-                row = np.zeros(nv)
-                row[j] = sign
-                row[3 * n + 2 * m + j] = -1
-                rows.append(row)
-                lo.append(-np.inf)
-                hi.append(0)
-            row = np.zeros(nv)
-            row[3 * n + 2 * m + j] = 1
-            row[4 * n + 2 * m + reel_ids.index(reel)] = -len(strips[reel])
-            rows.append(row)
-            lo.append(-np.inf)
-            hi.append(0)
-        row = np.zeros(nv)
-        row[4 * n + 2 * m:] = 1
-        rows.append(row)
-        lo.append(0)
-        hi.append(REELS_PER_STEP)
-        upper[4 * n + 2 * m:] = 1
+            entries = {D + j: effects[key][idx] / scale for j, key in enumerate(keys)}
+            entries[SL + b] = 1
+            entries[SH + b] = -1
+            add(entries, (low - base[metric]) / scale, (high - base[metric]) / scale)
+            c[SL + b] = c[SH + b] = penalty
         if self.max_changes is not None and drop != "max_changes":
-            row = np.zeros(nv)
-            row[n:2 * n] = 1
-            rows.append(row)
-            lo.append(0)
-            hi.append(self.max_changes)
-        integrality = np.zeros(nv)
-        integrality[:3 * n] = 1
-        integrality[4 * n + 2 * m:] = 1
+            add({**{U + j: 1 for j, (g, _) in enumerate(keys) if self.groups[g].kind == "counts"},
+                 **{Y + j: 1 for j, (g, _) in enumerate(keys) if self.groups[g].kind != "counts"}}, 0, self.max_changes)
         res = milp(c, constraints=LinearConstraint(np.array(rows), lo, hi), integrality=integrality,
                    bounds=Bounds(lower, upper), options={"time_limit": MILP_SECONDS, "mip_rel_gap": 0.02})
         if res.x is None:
             return None
         x = res.x
-        changes = {key: int(round(x[j])) for j, key in enumerate(keys) if round(x[j]) != 0}
-        return changes, float(sum(c[3 * n + b] * (x[3 * n + b] + x[3 * n + m + b]) for b in range(m)))
+        changes = {key: int(round(x[D + j])) for j, key in enumerate(keys) if round(x[D + j]) != 0}
+        return changes, float(sum(c[SL + b] * (x[SL + b] + x[SH + b]) for b in range(m)))
 
     def _metrics(self) -> list:
         return ["rtp"] + [k.metric for k in self.keeps]
 
-    def changed(self, strips: list) -> int:
-        return sum(a != b for new, old in zip(strips, self.strips(self.game)) for a, b in zip(new, old))
+    def changed(self, point: _Point) -> int:
+        """Stops and weights that differ from the original."""
+        origin = self.start()
+        stops = sum(a != b for new, old in zip(point.strips, origin.strips) for a, b in zip(new, old))
+        weights = sum(a != b for new, old in zip(point.stop_weights, origin.stop_weights) if new is not None
+                      for a, b in zip(new, old))
+        weights += sum(a != b for (_, new), (_, old) in zip(point.tables, origin.tables) for a, b in zip(new, old))
+        weights += sum(a != b for a, b in zip(point.set_weights, origin.set_weights))
+        return stops + weights
 
     def miss(self, m: dict) -> float:
         """How far the figures are from their bands, in units of each band's half-width (0 = all in)."""
@@ -591,15 +683,16 @@ class _Search:
         return out
 
 
+def _special_symbols(game: Game) -> set:
+    special = {s for g in game.scatters.values() for s in g.symbols}
+    return special | {n for n, s in game.symbols.items() if s.kind in ("wild", "scatter", "bonus")}
+
+
 def _resolve_vary(game: Game, strip_set: str, vary: Iterable[str] | None) -> dict:
+    """Reel index -> symbols whose counts may change there (each reel: the wanted symbols it holds, if two or more)."""
     reels = game.strip_sets[strip_set].reels
-    special = set()
-    for group in game.scatters.values():
-        special.update(getattr(group, "symbols", ()) or ())
-    for name, sym in game.symbols.items():
-        if sym.kind in ("wild", "scatter", "bonus"):
-            special.add(name)
     if vary is None:
+        special = _special_symbols(game)
         wanted = [n for n, s in game.symbols.items() if n not in special and s.height == 1]
     else:
         wanted = list(dict.fromkeys(vary))
@@ -616,10 +709,47 @@ def _resolve_vary(game: Game, strip_set: str, vary: Iterable[str] | None) -> dic
         present = [s for s in wanted if s in strip.symbols]
         if len(present) >= 2:
             out[i] = tuple(present)
-    if not out:
+    if wanted and not out:
         raise TuningError(f"{game.path or game.name}: strip set {strip_set!r}: no reel holds two of the symbols to vary "
-                          f"({', '.join(wanted) or 'none'}), so no stop can be swapped")
+                          f"({', '.join(wanted)}), so no stop can be swapped")
     return out
+
+
+def _groups(game: Game, mode: str, set_name: str, vary_map: dict, tables: Iterable[str], strip_set_weights: bool,
+            stop_weights: bool) -> list:
+    where = game.path or game.name
+    groups = []
+    for reel, symbols in sorted(vary_map.items()):
+        strip = game.strip_sets[set_name].reels[reel]
+        groups.append(_Group("counts", reel, symbols, 1, tuple(1 if s in strip.symbols else 0 for s in symbols)))
+    if stop_weights:
+        weighted = [(i, r) for i, r in enumerate(game.strip_sets[set_name].reels) if r.weights is not None]
+        if not weighted:
+            raise TuningError(f"{where}: strip set {set_name!r} has no weighted reel, so there are no stop weights to vary")
+        for i, r in weighted:
+            total = sum(r.weights)
+            groups.append(_Group("stops", i, tuple(range(len(r.weights))), max(1, total // 200),
+                                 tuple(1 if w > 0 else 0 for w in r.weights)))
+    for name in dict.fromkeys(tables):
+        if name not in game.tables:
+            hint = difflib.get_close_matches(name, list(game.tables), n=1)
+            raise TuningError(f"{where}: --vary table={name}: no table {name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                              + f"; tables: {', '.join(game.tables) or 'none'}")
+        table = game.tables[name]
+        if len(table.weights) < 2:
+            raise TuningError(f"{where}: --vary table={name}: a table of one entry has no weight to move")
+        groups.append(_Group("table", name, tuple(range(len(table.weights))), max(1, table.total_weight // 200),
+                             tuple(1 if w > 0 else 0 for w in table.weights)))
+    if strip_set_weights:
+        sets = [s for s in game.strip_sets_for(mode)]
+        if len(sets) < 2:
+            raise TuningError(f"{where}: mode {mode!r} has one strip set, so there is no strip-set weight to move")
+        total = sum(s.weight for s in sets)
+        groups.append(_Group("sets", mode, tuple(s.name for s in sets), max(1, total // 200),
+                             tuple(1 if s.weight > 0 else 0 for s in sets)))
+    if not groups:
+        raise TuningError(f"{where}: nothing to vary: name symbols, a table, strip-set weights or stop weights")
+    return groups
 
 
 def _default_strip_set(game: Game, mode: str) -> str:
@@ -638,6 +768,9 @@ def tune(
     strip_set: str | None = None,
     keep: Iterable[str | Keep] = (),
     vary: Iterable[str] | None = None,
+    tables: Iterable[str] = (),
+    strip_set_weights: bool = False,
+    stop_weights: bool = False,
     max_changes: int | None = None,
     tolerance: float = DEFAULT_TOLERANCE,
     terms: FeatureTerms | None = None,
@@ -647,16 +780,21 @@ def tune(
     max_steps: int = DEFAULT_MAX_STEPS,
     progress: Callable[[int], None] | None = None,
 ) -> TuneResult:
-    """Change as few stops of ``strip_set`` as needed for the whole-game RTP to be ``target_rtp`` ± ``tolerance``.
+    """Change as few stops and weights as needed for the whole-game RTP to be ``target_rtp`` ± ``tolerance``.
 
     ``target_rtp`` and ``tolerance`` are fractions (0.9618, 0.0001) of total
     bet.  ``keep`` holds figures in bands (:func:`parse_keep` strings or
-    :class:`Keep`); ``vary`` the symbols whose counts may change (default: every
-    one-stop symbol that is not a wild, scatter or bonus symbol; a reel keeps at
-    least one of each it had); ``max_changes`` caps the stops changed.  Feature
-    terms are held from ``terms`` (default: estimated once at ``precision`` with
-    ``seed``); with ``reestimate`` the result is estimated end to end again.
-    ``progress(evaluations)`` is called after each exact evaluation.
+    :class:`Keep`).  What may change: ``vary``, the symbols whose counts may
+    change on the reels of ``strip_set`` (default: every one-stop symbol that is
+    not a wild, scatter or bonus symbol; ``()`` for none; a reel keeps its
+    length and at least one of each it had); ``tables``, tables whose entry
+    weights may move (their total stays); ``strip_set_weights``, the choice
+    weights of the mode's strip sets; ``stop_weights``, the stop weights of the
+    strip set's weighted reels.  ``max_changes`` caps the stops and weights
+    changed.  Feature terms are held from ``terms`` (default: estimated once at
+    ``precision`` with ``seed``); with ``reestimate`` the result is estimated
+    end to end again.  ``progress(evaluations)`` is called after each exact
+    evaluation.
 
     Raises :class:`~workbench.errors.TargetUnreachableError` (naming the binding
     constraint, with the closest result) if no edit reaches the bands, and
@@ -684,91 +822,189 @@ def tune(
         raise TuningError(f"{game.path or game.name}: strip set {set_name!r} is of mode {game.strip_sets[set_name].mode!r}, "
                           f"not {mode!r}: pass --mode {game.strip_sets[set_name].mode}")
     vary_map = _resolve_vary(game, set_name, vary)
+    tables = tuple(tables)
+    groups = _groups(game, mode, set_name, vary_map, tables, strip_set_weights, stop_weights)
     if terms is None:
         terms = FeatureTerms.estimate(game, precision, seed)
     varied = {s for symbols in vary_map.values() for s in symbols}
-    trigger_symbols = {s for g in game.scatters.values() for s in (getattr(g, "symbols", ()) or ())}
-    trigger_symbols |= {n for n, s in game.symbols.items() if s.kind in ("scatter", "bonus")}
-    strata = terms.present and bool(varied & trigger_symbols)
-    search = _Search(game, mode, set_name, vary_map, (), target, tolerance, None if max_changes is None else int(max_changes),
+    # the trigger states' probabilities move with trigger symbols, tables (random features) and strip-set weights
+    strata = terms.present and bool(varied & _special_symbols(game) or tables or strip_set_weights or stop_weights)
+    search = _Search(game, mode, set_name, groups, (), target, tolerance, None if max_changes is None else int(max_changes),
                      terms, strata, progress)
-    strips0 = search.strips(game)
-    before = search.measure(strips0)
+    before = search.measure(search.start())
     keeps = tuple(k if isinstance(k, Keep) else parse_keep(k, before) for k in keep)
     search.keeps = keeps
     metrics = search._metrics()
+    coarse = _prepare_weight_groups(search, before, metrics)
+    best, steps = _run(search, before, metrics, max_steps)
+    notes: tuple = ()
+    if best[0] > 0 and coarse:
+        # whole units of some weights are too coarse for the tolerance: try again with them refined
+        unrefined = (search.game, list(search.groups), best, steps)
+        notes = _refine(search, coarse)
+        best, more = _run(search, before, metrics, max_steps)
+        steps += more
+        if best[0] > 0 and best[:2] >= unrefined[2][:2]:
+            search.game, search.groups, best, _ = unrefined  # refining did not help: keep the file's weights
+            notes = ()
+    point0 = search.start()
+    point = best[2]
+    after = search.measure(point)
+    tuned = search.build(point)
+    result = TuneResult(
+        game=tuned, original=game, target=target, tolerance=tolerance, mode=mode, strip_set=set_name,
+        vary=tuple(sorted(varied, key=list(game.symbols).index)), keeps=keeps, before=before, after=after,
+        changes=_changes(set_name, point0.strips, point.strips), terms=terms, steps=steps, evaluations=search.evaluations,
+        elapsed=time.perf_counter() - start, max_changes=search.max_changes,
+        weight_changes=_weight_changes(search, _Search.start(replace(search, game=game)), point),
+        varied_weights=_weight_labels(search.groups), notes=notes,
+    )
+    if not result.reached:
+        binding, closest = _binding(search, point, after, metrics)
+        raise TargetUnreachableError(_unreachable_message(result, binding, closest), binding, result)
+    if reestimate and terms.present:
+        est = estimate_rtp(tuned, terms.precision, terms.seed)
+        result = replace(result, reestimated=est, elapsed=time.perf_counter() - start)
+    return result
 
-    strips, current = strips0, before
-    best = (search.miss(before), 0, strips0, before)
+
+def _run(search: _Search, before: dict, metrics: list, max_steps: int) -> tuple:
+    """The search from the original point; returns ((miss, changed, point, figures) of the best point, steps)."""
+    point0 = search.start()
+    best = (search.miss(before), 0, point0, before)
     radius = None  # no bound at first; halved (back at the best point) after two steps that do not improve it
-    strips, current = strips0, before
+    point, current = point0, before
     worse = 0
     steps = 0
     for steps in range(1, max_steps + 1):
         if best[0] == 0:
             break
-        effects = search.effects(strips, current, metrics)
-        solved = search.solve(strips, current, effects, radius=radius)
-        new = search.apply(strips, solved[0], effects, metrics) if solved and solved[0] else None
-        if new is not None and new != strips:
+        effects = search.effects(point, current, metrics)
+        solved = search.solve(point, current, effects, radius=radius)
+        new = search.apply(point, solved[0], effects, metrics) if solved and solved[0] else None
+        if new is not None and new != point:
             m = search.measure(new)
             score = (search.miss(m), search.changed(new))
             if score < best[:2]:
                 best = (*score, new, m)
-                strips, current, worse = new, m, 0
+                point, current, worse = new, m, 0
                 continue
             worse += 1
             if worse < 2:
-                strips, current = new, m  # a Newton step may pass through a worse point
+                point, current = new, m  # a Newton step may pass through a worse point
                 continue
         elif radius == 1:
             break
-        largest = max((abs(v) for v in solved[0].values()), default=2) if solved and solved[0] else 2
+        if solved and solved[0]:
+            largest = max(math.ceil(abs(v) / search.groups[g].step) for (g, _), v in solved[0].items())
+        else:
+            largest = 2
         radius = max(1, (radius or largest) // 2)
-        strips, current, worse = best[2], best[3], 0
-    strips = best[2]
-    after = search.measure(strips)
-    tuned = search.build(strips)
-    result = TuneResult(
-        game=tuned, original=game, target=target, tolerance=tolerance, mode=mode, strip_set=set_name,
-        vary=tuple(sorted(varied, key=list(game.symbols).index)), keeps=keeps, before=before, after=after,
-        changes=_changes(set_name, strips0, strips), terms=terms, steps=steps, evaluations=search.evaluations,
-        elapsed=time.perf_counter() - start, max_changes=search.max_changes,
-    )
-    if not result.reached:
-        binding, closest = _binding(search, strips, after, metrics)
-        raise TargetUnreachableError(_unreachable_message(result, binding, closest), binding, result)
-    if reestimate and terms.present:
-        est = estimate_rtp(tuned, terms.precision, terms.seed)
-        result = _replace_result(result, reestimated=est, elapsed=time.perf_counter() - start)
-    return result
+        point, current, worse = best[2], best[3], 0
+    return best, steps
 
 
-def _replace_result(result: TuneResult, **changes) -> TuneResult:
-    from dataclasses import replace
+def _prepare_weight_groups(search: _Search, base: dict, metrics: list) -> dict:
+    """Check each weight group; returns {group index: (factor, RTP move of one unit)} of the coarse ones.
 
-    return replace(result, **changes)
+    A table (or strip-set weights) whose weights move no figure the tuner sees
+    only feeds a simulated feature mean, which the tuner holds from one
+    estimate: refused.  A group whose one unit of weight moves the RTP by more
+    than half the tolerance (88 / 12 strip-set weights: one unit is 2 points of
+    RTP) is coarse: if the search misses with it, :func:`_refine` scales it by a
+    power of ten (the same probabilities, finer steps), as designers write
+    "out of 100,000" tables.
+    """
+    coarse = {}
+    where = search.game.path or search.game.name
+    for g, group in enumerate(search.groups):
+        if group.kind == "counts":
+            continue
+        probe = _Search(search.game, search.mode, search.set_name, [replace(group, step=1)], search.keeps, search.target,
+                        search.tolerance, None, search.terms, search.strata, search.progress, cache=search.cache)
+        effects = probe.effects(probe.start(), base, metrics)
+        search.evaluations += probe.evaluations
+        per_unit = max(abs(float(e[0])) for e in effects.values())
+        if group.kind in ("table", "sets") and not any(np.any(e != 0) for e in effects.values()):
+            raise TuningError(f"{where}: {_weight_labels([group])[0]} moves no exact figure nor any trigger state's "
+                              "probability: it feeds a simulated feature mean, which the tuner holds from one estimate; "
+                              "tune it in the table editor with `workbench rtp`")
+        if per_unit > search.tolerance / 2:
+            coarse[g] = (10 ** math.ceil(math.log10(per_unit / (search.tolerance / 2))), per_unit)
+    return coarse
 
 
-def _changes(set_name: str, old: list, new: list) -> tuple:
+def _refine(search: _Search, coarse: dict) -> tuple:
+    """Scale the weights of the ``coarse`` groups (in ``search.game``); returns notes saying so."""
+    notes = []
+    game = search.game
+    for g, (factor, per_unit) in coarse.items():
+        group = search.groups[g]
+        if group.kind == "table":
+            game = game.with_table_weights(group.where, [w * factor for w in game.tables[group.where].weights])
+        elif group.kind == "sets":
+            for name in group.items:
+                game = game.with_strip_set_weight(name, game.strip_sets[name].weight * factor)
+        else:
+            reel = game.strip_sets[search.set_name].reels[group.where]
+            game = game.with_strip(search.set_name, group.where + 1, reel.symbols, [w * factor for w in reel.weights])
+        search.groups[g] = replace(group, step=group.step * factor)
+        notes.append(f"{_weight_labels([group])[0]}: every weight multiplied by {factor:,} first (the same probabilities; "
+                     f"one unit of the file's weights moves the RTP by {per_unit * 100:.4f} %, more than half the tolerance)")
+    search.game = game
+    return tuple(notes)
+
+
+def _changes(set_name: str, old: tuple, new: tuple) -> tuple:
     return tuple(StopChange(set_name, i + 1, k + 1, a, b) for i, (so, sn) in enumerate(zip(old, new))
                  for k, (a, b) in enumerate(zip(so, sn)) if a != b)
 
 
-def _binding(search: _Search, strips: list, current: dict, metrics: list) -> tuple[str, None]:
+def _weight_labels(groups: list) -> tuple:
+    out = []
+    for g in groups:
+        if g.kind == "stops":
+            out.append(f"stop weights of reel {g.where + 1}")
+        elif g.kind == "table":
+            out.append(f"table {g.where}")
+        elif g.kind == "sets":
+            out.append(f"strip-set weights of mode {g.where}")
+    return tuple(out)
+
+
+def _weight_changes(search: _Search, old: _Point, new: _Point) -> tuple:
+    out = []
+    for reel, (a, b) in enumerate(zip(old.stop_weights, new.stop_weights)):
+        if a is not None and a != b:
+            out += [WeightChange(f"{search.set_name} reel {reel + 1}", f"stop {k + 1}", x, y) for k, (x, y) in enumerate(zip(a, b)) if x != y]
+    for (name, a), (_, b) in zip(old.tables, new.tables):
+        entries = search.game.tables[name].entries
+        out += [WeightChange(f"table {name}", _entry_text(entries[k], k), x, y) for k, (x, y) in enumerate(zip(a, b)) if x != y]
+    for (name, a), (_, b) in zip(old.set_weights, new.set_weights):
+        if a != b:
+            out.append(WeightChange(f"mode {search.mode} strip sets", name, a, b))
+    return tuple(out)
+
+
+def _entry_text(entry, index: int) -> str:
+    fields = ", ".join(f"{k} = {v}" for k, v in entry.items() if k != "weight")
+    return f"entry {index + 1} ({fields})" if fields else f"entry {index + 1}"
+
+
+def _binding(search: _Search, point: _Point, current: dict, metrics: list) -> tuple[str, None]:
     """What stops the search: ``search`` if the linear model at the closest point still sees a way (so nothing is
     proven), else the constraint whose removal halves the miss of the bands (``keep:NAME``, ``max_changes``,
     ``counts``), else ``vary`` (the allowed symbols cannot move the figures far enough)."""
-    effects = search.effects(strips, current, metrics)
+    effects = search.effects(point, current, metrics)
     candidates = [f"keep:{k.metric}" for k in search.keeps]
     if search.max_changes is not None:
         candidates.append("max_changes")
     candidates.append("counts")
-    base = search.solve(strips, current, effects)
+    base = search.solve(point, current, effects)
     if base is None or base[1] < 1e-6:
         return "search", None  # the linear model still sees a way: not proven unreachable
     for name in candidates:
-        solved = search.solve(strips, current, effects, drop=name)
+        solved = search.solve(point, current, effects, drop=name)
         if solved is not None and solved[1] < 0.5 * base[1]:
             return name, None
     return "vary", None
@@ -792,8 +1028,9 @@ def _unreachable_message(result: TuneResult, binding: str, _closest) -> str:
     elif binding == "counts":
         why = "the symbol counts bind: every reel keeps at least one of each varied symbol it had"
     else:
-        why = (f"the varied symbols ({', '.join(result.vary)}) cannot move the RTP further on strip set "
-               f"{result.strip_set!r}: vary more symbols (--vary) or another strip set")
+        allowed = ([f"symbols {', '.join(result.vary)} on strip set {result.strip_set!r}"] if result.vary else []) + list(result.varied_weights)
+        why = (f"the allowed changes ({'; '.join(allowed)}) cannot move the figures far enough: "
+               "allow more (other symbols, tables, strip-set weights) or another strip set")
     text = f"{where}: target RTP {result.target * 100:.4f} % ± {result.tolerance * 100:.4f} % cannot be reached: {why}; {reach}"
     if failed:
         text += "; out of band: " + ", ".join(failed)

@@ -940,6 +940,33 @@ def automaton_tables(automaton: LineAutomaton):
     return _TABLES[key][1:]
 
 
+_SET_CACHE: dict = {}
+SET_CACHE_SIZE = 64  # strip-set analyses kept (an editor or tuner session touches a few sets over and over)
+
+
+def _structure_key(game: Game) -> str:
+    """Everything of ``game`` an analysis without the full cycle depends on, but its strip sets."""
+    return repr((game.reels, game.rows, game.bet, tuple(game.symbols.values()), game.paylines,
+                 tuple((k, tuple(v.items())) for k, v in game.paytable.items()), tuple(game.scatters.values()),
+                 tuple(game.triggers.values()), tuple(game.tables.values()), game.pays, tuple(game.groups.items()),
+                 game.heights, game.features))
+
+
+def _set_cached(structure: str | None, strip_set: StripSet, what, compute):
+    """``compute()``, remembered by (structure, strip set contents, what) when ``structure`` is given."""
+    if structure is None:
+        return compute()
+    key = (structure, strip_set, what)
+    if key in _SET_CACHE:
+        _SET_CACHE[key] = _SET_CACHE.pop(key)  # most recently used last
+        return _SET_CACHE[key]
+    value = compute()
+    if len(_SET_CACHE) >= SET_CACHE_SIZE:
+        del _SET_CACHE[next(iter(_SET_CACHE))]
+    _SET_CACHE[key] = value
+    return value
+
+
 def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budget: int = DEFAULT_BUDGET,
         max_nodes: int = MAX_SEARCH_NODES) -> ParSheet:
     """Exact PAR sheet of ``game`` in ``mode`` (strip sets of that mode mixed by weight).
@@ -978,9 +1005,15 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
         strip_sets = [expanded_strip_set(sheet_game, s, game) for s in strip_sets]
         windows = [list(s.windows) for s in strip_sets]
     else:
-        windows = [strip_set_windows(game, s) for s in strip_sets]
+        windows = None
+    # without the full cycle, a strip set's analysis depends only on it and the rest of the game: an edit of one
+    # strip set (the editors, the tuner) re-analyses that set alone
+    structure = _structure_key(game) if full_cycle is False and windows is None else None
+    if windows is None:
+        windows = [_set_cached(structure, s, "windows", lambda s=s: strip_set_windows(game, s)) for s in strip_sets]
     automaton = line_automaton(game)
-    plans = [check_strip_set_budget(game, s, w, automaton, scale) for s, w in zip(strip_sets, windows)]
+    plans = [_set_cached(structure, s, "plan", lambda s=s, w=w: check_strip_set_budget(game, s, w, automaton, scale))
+             for s, w in zip(strip_sets, windows)]
     work = sum(p.work for p in plans)
     if work > MODE_WORK_MAX:
         raise ExactBudgetError(
@@ -1010,7 +1043,11 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     nodes_left = max_nodes
     for s, w, plan in zip(strip_sets, windows, plans):
         # one max-win search budget for the mode, used by the strip sets in order
-        a = analyse_strip_set(game, s, automaton, scale, full_cycle, budget, w, plan, max(nodes_left, 1), mode_refusal)
+        # cached analyses get an even share of the budget (so a set's analysis does not depend on its neighbours)
+        nodes = max(max_nodes // len(strip_sets), 1) if structure is not None else max(nodes_left, 1)
+        a = _set_cached(structure, s, ("analysis", budget, nodes),
+                        lambda s=s, w=w, plan=plan, nodes=nodes: analyse_strip_set(game, s, automaton, scale, full_cycle, budget,
+                                                                                 w, plan, nodes, mode_refusal))
         nodes_left -= a.moments.max_nodes
         analyses.append(a)
     return ParSheet(sheet_game, mode, analyses, automaton, scale, full_cycle)

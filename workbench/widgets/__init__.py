@@ -5,7 +5,9 @@
 - :class:`TableWeightsEditor` — edit the weights of weighted tables (wheels,
   award tables): probability and EV per entry, feature and total RTP;
 - :class:`SimulationPanel` — run a simulation with a progress bar and show
-  the RTP converging inside its confidence funnel.
+  the RTP converging inside its confidence funnel;
+- :class:`TunerPanel` — tune the strips to a target RTP (fewest stops
+  changed, kept figures in their bands), see what changed, save a new file.
 
 All logic lives in small classes here; the notebooks in ``notebooks/`` only
 create and display them.  Every panel is drivable from code by setting widget
@@ -18,6 +20,7 @@ from .simulation import SimulationPanel, convergence_figure
 from .strip_editor import StripEditor
 from .summary import Metric, ParResult, par_metrics, timed_par
 from .table_editor import TableWeightsEditor, table_ev
+from .tuner import TunerPanel, default_vary
 
 __all__ = [
     "EditSession",
@@ -26,8 +29,10 @@ __all__ = [
     "SimulationPanel",
     "StripEditor",
     "TableWeightsEditor",
+    "TunerPanel",
     "compile_notice",
     "convergence_figure",
+    "default_vary",
     "par_metrics",
     "rebase",
     "table_ev",
