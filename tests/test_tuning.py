@@ -221,6 +221,11 @@ def test_table_weights_tune_a_random_feature_rate_with_held_feature_means(tmp_pa
     result.save(out)
     assert abs(measure(load_game(out), terms=terms, strata=True)["rtp"] - (now - 0.003)) <= TOLERANCE
     assert load_game(out).strip_sets == game.strip_sets
+    # the result opens in the table editor with the tuned weights
+    from workbench.widgets import TableWeightsEditor
+
+    editor = TableWeightsEditor(out)
+    assert tuple(box.value for box in editor.tables["base_random_feature"].weights) == new.weights
 
 
 def test_coarse_strip_set_weights_are_refined_with_a_note():
@@ -330,3 +335,16 @@ def test_tuner_on_random_games_keeps_its_word(text, delta):
     assert len(result.changes) == sum(a != b for o, n in zip(game.strip_sets[result.strip_set].reels,
                                                               tuned.strip_sets[result.strip_set].reels)
                                       for a, b in zip(o.symbols, n.symbols))
+
+
+def test_feature_mode_strips_are_tuned_per_spin_or_refused():
+    game = load_game("super_10_stars")
+    with pytest.raises(TuningError, match="played inside a simulated feature.*--base-only --mode free_spins"):
+        tune(game, 0.95, mode="free_spins", terms=FeatureTerms.estimate(game, 0.002, seed=5))
+    per_spin = measure(game, "free_spins")["rtp"]
+    result = tune(game, per_spin - 0.01, mode="free_spins", terms=FeatureTerms.base_only())
+    assert result.reached and result.strip_set == "free_spins"
+    assert result.rtp_source == "exact, per spin of mode free_spins"
+    assert result.table()["figure"][0] == "RTP per spin of mode free_spins (exact)"
+    assert all(c.strip_set == "free_spins" for c in result.changes)
+    assert result.game.strip_sets["base"] == game.strip_sets["base"]

@@ -303,6 +303,8 @@ class TuneResult:
     @property
     def rtp_source(self) -> str:
         if self.terms.left_out:
+            if self.mode != "base":
+                return f"exact, per spin of mode {self.mode}"
             return "exact, base game only: feature terms left out"
         return "exact + held feature estimate" if self.terms.present else "exact"
 
@@ -329,7 +331,8 @@ class TuneResult:
         """Figures before and after, formatted as a lab reads them."""
         rows = []
         for key in self.before:
-            label = {"rtp": ("RTP, base game only (exact; feature terms left out)" if self.terms.left_out
+            label = {"rtp": (f"RTP per spin of mode {self.mode} (exact)" if self.mode != "base"
+                             else "RTP, base game only (exact; feature terms left out)" if self.terms.left_out
                              else f"RTP, whole game ({self.rtp_source})"), "base_rtp": "RTP, base game (exact)",
                      "hit_frequency": "hit frequency, base game", "std": "standard deviation, base game (x total bet)",
                      "volatility_index_90": "volatility index 90 %, base game", "volatility_index_95": "volatility index 95 %, base game",
@@ -824,8 +827,16 @@ def tune(
     vary_map = _resolve_vary(game, set_name, vary)
     tables = tuple(tables)
     groups = _groups(game, mode, set_name, vary_map, tables, strip_set_weights, stop_weights)
+    if mode != "base" and terms is None:
+        # another mode's figures are per spin of that mode: the whole game's RTP is not what is measured
+        terms = FeatureTerms.base_only()
     if terms is None:
         terms = FeatureTerms.estimate(game, precision, seed)
+    if mode != "base" and terms.present:
+        raise TuningError(f"{game.path or game.name}: mode {mode!r} is played inside a simulated feature: tuning its "
+                          "strips to a whole-game RTP needs the feature re-estimated at every step, which the tuner "
+                          f"does not do; tune its RTP per spin exactly with --base-only --mode {mode}, then "
+                          "check the whole game with `workbench rtp`")
     varied = {s for symbols in vary_map.values() for s in symbols}
     # the trigger states' probabilities move with trigger symbols, tables (random features) and strip-set weights
     strata = terms.present and bool(varied & _special_symbols(game) or tables or strip_set_weights or stop_weights)
