@@ -390,6 +390,31 @@ def test_simulation_panel_reports_a_bad_game():
     assert "no_such_reelset_xyz" in panel.status.value and panel.progress.bar_style == "danger"
 
 
+def test_simulation_panel_moves_its_own_bar_clears_old_results_and_centres_on_the_game(classic_copy):
+    panel = SimulationPanel(str(classic_copy), spins=20_000, seed=3, points=4)
+    seen = []
+    panel.progress.observe(lambda change: seen.append(change["new"]), names="value")
+    panel.run()
+    assert seen and max(seen) == 20_000 and len(set(seen)) >= 3  # the bar moved chunk by chunk
+    assert not panel.log.outputs  # no text bar printed beside it
+    assert "volatility index 95 %" in panel.results.value and "the funnel's" in panel.results.value
+    vi = panel.reference.volatility_index(0.95)  # one VI convention: the funnel's, in the text and the title
+    assert f"{vi:.3f} exact (the funnel's band" in panel.results.value
+    assert f"VI {vi:.3g} at 95%" in panel.figure.axes[0].get_title()
+    # a new run that fails leaves nothing of the last one on screen
+    panel.game_box.value = "no_such_reelset_xyz"
+    panel.run()
+    assert panel.results.value == "" and panel.plot.layout.display == "none" and panel.figure is None
+    # a game with features: the funnel is centred on the exact + conditional RTP, not on the simulation
+    panel = SimulationPanel("super_10_stars", spins=20_000, seed=3, points=4, reference_precision=0.01)
+    panel.run()
+    assert panel.exact is None and panel.reference is not None
+    assert "exact + conditional RTP" in panel.results.value and f"{100 * panel.reference.rtp:.4f} %" in panel.results.value
+    rtp_line = next(line for line in panel.figure.axes[0].lines if line.get_gid() == "rtp")
+    assert rtp_line.get_ydata()[0] == pytest.approx(100 * panel.reference.rtp) or \
+        rtp_line.get_ydata()[0] == pytest.approx(panel.reference.rtp)
+
+
 @pytest.mark.parametrize("name", example_games())
 def test_strip_editor_edits_every_gallery_game(name, tmp_path):
     """Ways, pay-anywhere, both-ways, grouped and multiplier games: the editor shows the exact PAR of

@@ -88,7 +88,7 @@ def simulate(
     scheduler: str | None = None,
     stake: float | None = None,
     chunk_size: int = DEFAULT_CHUNK,
-    progress: bool = False,
+    progress=False,
     checkpoint: str | None = None,
 ) -> SimulationResult:
     """Play ``spins`` complete rounds of ``game`` (end to end) and report them.
@@ -101,7 +101,9 @@ def simulate(
     the block or smaller than it (a block is then played in parts, one after
     another), and does not change the result.  With ``checkpoint`` (a file) a
     run can be stopped (Ctrl-C, SIGTERM) and resumed to the same result as an
-    uninterrupted run.
+    uninterrupted run.  ``progress``: True for tqdm's bar on the terminal, or a
+    bar with tqdm's ``update``/``close``/``refresh``/``total`` (a notebook
+    panel's own, :class:`workbench.widgets.simulation.WidgetBar`).
     """
     seed = _check_seed(seed)
     if isinstance(spins, bool) or not isinstance(spins, (int, np.integer)) or not 1 <= spins <= MAX_SPINS:

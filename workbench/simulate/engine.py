@@ -929,9 +929,14 @@ def combine(results: dict, n_comp: int, n_counters: int) -> ChunkResult:
     return total
 
 
-def make_progress(total: int, enabled: bool, unit: str = "spin"):
+def make_progress(total: int, enabled, unit: str = "spin"):
+    """A progress bar: tqdm's on the terminal when ``enabled`` is True, ``enabled`` itself when it is a bar
+    (anything with tqdm's ``update``, ``close``, ``refresh`` and ``total``, e.g. a notebook panel's), else None."""
     if not enabled:
         return None
+    if all(hasattr(enabled, name) for name in ("update", "close", "refresh")):
+        enabled.total = total
+        return enabled
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True, leave=False)

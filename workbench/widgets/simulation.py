@@ -1,9 +1,11 @@
 """Simulation panel: run :func:`workbench.simulate.simulate` and watch the RTP converge.
 
 The figure shows the running RTP after each chunk of spins inside the 95 %
-funnel ``rtp ± 1.96 x std / sqrt(n)`` (std of the win per spin, x total bet)
-of the exact PAR sheet when it covers the whole game (no features), else of
-the simulation itself.
+funnel ``rtp ± VI(95 %) / sqrt(n)`` (VI = 1.96 x std of the win per spin, x
+total bet) centred on the game's own RTP: the exact PAR sheet when it covers
+the whole game (no features), else the exact + conditional estimate
+(:func:`workbench.simulate.estimate_rtp`).  The volatility index quoted in the
+text is the funnel's (95 %).
 """
 
 from __future__ import annotations
@@ -40,6 +42,33 @@ def convergence_figure(result, reference=None) -> Figure:
     return plots.rtp_funnel(reference if reference is not None else result, spins_range=spins, trace=trace)
 
 
+class WidgetBar:
+    """tqdm's interface (``update``, ``close``, ``refresh``, ``total``) on an ``ipywidgets.IntProgress``, so the
+    simulator moves the panel's own bar instead of printing a text bar."""
+
+    def __init__(self, bar: W.IntProgress):
+        self.bar = bar
+        self.n = 0
+
+    @property
+    def total(self) -> int:
+        return self.bar.max
+
+    @total.setter
+    def total(self, value) -> None:
+        self.bar.max = max(int(value or 0), 1)
+
+    def update(self, n: int = 1) -> None:
+        self.n += int(n)
+        self.bar.value = min(self.n, self.bar.max)
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 def exact_sheet(game: Game):
     """The exact PAR sheet if it covers everything the game pays (no features), else None."""
     from ..exact import par
@@ -60,12 +89,14 @@ class SimulationPanel:
     """
 
     def __init__(self, game: str | os.PathLike | Game = "classic_tens", *, spins: int = 200_000, seed: int = 1,
-                 workers: int = 1, points: int = 50):
+                 workers: int = 1, points: int = 50, reference_precision: float = 0.002):
         self._game = game if isinstance(game, Game) else None
         label = str(game.path or game.name) if isinstance(game, Game) else str(game)
         self.result = None
         self.figure: Figure | None = None
         self.exact = None  # exact PAR sheet when it covers the whole game
+        self.reference = None  # what the funnel is centred on: the exact sheet, or the exact + conditional estimate
+        self.reference_precision = reference_precision
         self.game_box = css_class(W.Text(value=label, description="game", layout=W.Layout(width="420px"),
                                          disabled=isinstance(game, Game)), "wb-sim-game")
         self.spins = css_class(W.BoundedIntText(value=spins, min=1, max=10**13, description="spins"), "wb-sim-spins")
@@ -110,14 +141,26 @@ class SimulationPanel:
         self.progress.max, self.progress.value, self.progress.bar_style = spins, 0, "info"
         self.progress.description = "running"
         self.status.value = "<i>simulating…</i>"
+        # a new run: nothing of the last one stays on screen
+        self.result = self.figure = self.exact = self.reference = None
+        self.results.value = ""
+        self.plot.layout.display = "none"
         self.log.clear_output()
         start = time.perf_counter()
         try:
             game = self.game()
             with self.log:
                 result = simulate(game, spins, int(self.seed.value), workers=int(self.workers.value),
-                                  chunk_size=self.chunk_size(), progress=True)
+                                  chunk_size=self.chunk_size(), progress=WidgetBar(self.progress))
             self.exact = exact_sheet(game)
+            if self.exact is not None:
+                self.reference = self.exact
+            else:
+                from ..simulate import estimate_rtp
+
+                self.status.value = "<i>estimating the exact + conditional RTP the funnel is centred on…</i>"
+                self.reference = estimate_rtp(game, self.reference_precision, int(self.seed.value),
+                                              workers=int(self.workers.value), max_seconds=60.0)
         except (WorkbenchError, OSError) as exc:
             self.progress.bar_style, self.progress.description = "danger", "failed"
             self.status.value = f"<pre class='wb-error' style='color:#a50e0e;white-space:pre-wrap'>{html.escape(str(exc))}</pre>"
@@ -132,6 +175,12 @@ class SimulationPanel:
                              f"({result.spins_per_second:,.0f} spins/s), seed {result.seed}")
         self._show_result(game, result)
 
+    def _funnel_vi(self) -> str:
+        if self.reference is None:
+            return " (the funnel's band: RTP ± VI / √n)"
+        source = "exact" if self.reference is self.exact else "exact + conditional"
+        return f", {self.reference.volatility_index(0.95):.3f} {source} (the funnel's band: RTP ± VI / √n)"
+
     def _show_result(self, game: Game, result) -> None:
         rows = "".join(
             f"<tr><td>{html.escape(k)}</td><td style='text-align:right;padding:1px 10px'>{100 * e.value:.4f} %</td>"
@@ -142,14 +191,19 @@ class SimulationPanel:
         if self.exact is not None:
             z = (result.rtp - self.exact.rtp) / (result.rtp_ci95 / z_value(0.95)) if result.rtp_ci95 else 0.0
             exact = (f"<br>exact RTP <span class='wb-exact-rtp'>{100 * self.exact.rtp:.4f} %</span> "
-                     f"(simulation off by {z:+.2f} standard errors)")
+                     f"(simulation off by {z:+.2f} standard errors); the funnel is centred on it")
+        elif self.reference is not None:
+            ref = self.reference
+            exact = (f"<br>exact + conditional RTP <span class='wb-reference-rtp'>{100 * ref.rtp:.4f} % ± "
+                     f"{100 * ref.rtp_ci95:.4f} %</span> (95 %, seed {ref.seed}); the funnel is centred on it")
         self.results.value = (
-            f"RTP <b class='wb-sim-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> (95 %){exact}<br>"
-            f"hit frequency {100 * result.hit_frequency:.4f} % · volatility index 90 % {result.volatility_index(0.90):.3f} "
-            f"· max win {result.max_win:,.2f} x total bet"
+            f"RTP <b class='wb-sim-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> (95 %, whole game, "
+            f"x total bet){exact}<br>"
+            f"hit frequency {100 * result.hit_frequency:.4f} % · volatility index 95 % {result.volatility_index(0.95):.3f} "
+            f"simulated{self._funnel_vi()} · max win {result.max_win:,.2f} x total bet"
             f"<table style='border-collapse:collapse'>{header_row('component', 'RTP', '95 % CI')}{rows}</table>"
         )
-        self.figure = convergence_figure(result, self.exact)
+        self.figure = convergence_figure(result, self.reference)
         png = io.BytesIO()
         self.figure.savefig(png, format="png", dpi=100)
         self.plot.value = png.getvalue()
