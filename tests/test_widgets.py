@@ -53,7 +53,7 @@ def wheel_copy(tmp_path) -> Path:
 
 def rtp_text(editor) -> str:
     """The RTP number the panel shows, e.g. '95.0790 %'."""
-    return re.search(r"class='wb-rtp-value'>([^<]+)<", editor.rtp_label.value).group(1)
+    return re.search(r"class='wb-rtp-value[^']*'>([^<]+)<", editor.rtp_label.value).group(1)
 
 
 def changed_lines(diff: str) -> tuple[list[str], list[str]]:
@@ -437,3 +437,56 @@ def test_strip_editor_edits_every_gallery_game(name, tmp_path):
     editor.save_button.click()
     assert validate_file(path) == []
     assert par(load_game(path), full_cycle=False).rtp == par(editor.session.game, full_cycle=False).rtp
+
+
+# ---------------------------------------------------------------------------
+# the headline: whole game and its base part
+# ---------------------------------------------------------------------------
+@pytest.fixture()
+def s10_copy(tmp_path) -> Path:
+    path = tmp_path / "super_10_stars.toml"
+    shutil.copyfile(reelsets_dir() / "super_10_stars.toml", path)
+    return path
+
+
+def whole_text(editor) -> str:
+    return re.search(r"class='wb-whole-rtp'>([^<]+)<", editor.rtp_label.value).group(1)
+
+
+def test_headline_is_the_whole_game_with_its_base_part_and_goes_stale(s10_copy):
+    from workbench.tuning import measure
+
+    editor = StripEditor(s10_copy)
+    terms = editor.feature_terms
+    assert terms is not None and terms.present  # estimated on opening
+    game = load_game(s10_copy)
+    base = par(game, full_cycle=False).rtp
+    whole = measure(game, "base", terms, strata=True)["rtp"]
+    assert whole_text(editor) == f"{100 * whole:.4f} % ± {100 * terms.ci95:.4f} %"
+    assert 0.93 < whole < 0.96 and base < 0.6  # the headline is the game's RTP, not the base game's
+    assert f"Base game RTP (exact) <b class='wb-rtp-value'>{100 * base:.4f} %</b>" in editor.rtp_label.value
+    assert "wb-stale" not in editor.rtp_label.value
+    # a base-strip edit moves both, and the held feature means stay valid
+    assert editor.insert_stop(1, 1, "CHERRY")
+    moved = measure(editor.session.game, "base", terms, strata=True)["rtp"]
+    assert moved != whole and whole_text(editor).startswith(f"{100 * moved:.4f} %")
+    assert "wb-stale" not in editor.rtp_label.value
+    # an edit of the free-spin strips: the held means are stale; the part shown is per free spin
+    editor.strip_set_picker.value = "free_spins"
+    assert "Mode free_spins, per free spin RTP (exact)" in editor.rtp_label.value
+    assert editor.insert_stop(1, 1, "CHERRY")
+    assert "wb-stale" in editor.rtp_label.value and "estimate again" in editor.rtp_label.value
+    editor.estimate_whole(precision=0.01)
+    assert "wb-stale" not in editor.rtp_label.value
+
+
+def test_table_editor_headline_moves_with_a_table_edit(s10_copy):
+    editor = TableWeightsEditor(s10_copy, precision=0.01, max_seconds=10)
+    before = whole_text(editor)
+    weights = list(editor.session.game.tables["wheel"].weights)
+    weights[0] *= 3
+    assert editor.set_weights("wheel", weights)
+    assert "wb-stale" in editor.rtp_label.value  # the wheel is played inside a feature: its mean is stale
+    editor.estimate()
+    assert "wb-stale" not in editor.rtp_label.value and whole_text(editor) != before
+    assert editor.whole_rtp[0] == pytest.approx(editor.estimate_result.rtp, abs=1e-9)

@@ -171,15 +171,20 @@ class FeatureTerms:
         return cls({}, {}, 0.0, 0.0, 0, 0.0, 0, left_out=True)
 
     @classmethod
-    def estimate(cls, game: Game, precision: float = 0.001, seed: int = 1, workers: int = 1) -> "FeatureTerms":
+    def estimate(cls, game: Game, precision: float = 0.001, seed: int = 1, workers: int = 1,
+                 max_seconds: float | None = None) -> "FeatureTerms":
         """Estimate the feature terms of ``game`` (nothing to estimate: :meth:`none`)."""
         model = round_model(game)
         if not any(s.probability > 0 for s in model.strata) and not model.jackpots:
             return cls.none()
-        est = estimate_rtp(game, precision, seed, workers=workers)
+        return cls.from_estimate(estimate_rtp(game, precision, seed, workers=workers, max_seconds=max_seconds))
+
+    @classmethod
+    def from_estimate(cls, est) -> "FeatureTerms":
+        """The feature terms of an :class:`~workbench.simulate.RtpEstimate`."""
         means = {s.name: s.mean_extra for s in est.strata if s.probability > 0}
         probs = {s.name: s.probability for s in est.strata if s.probability > 0}
-        return cls(means, probs, est.jackpot_rtp, est.rtp_ci95, seed, precision, est.samples)
+        return cls(means, probs, est.jackpot_rtp, est.rtp_ci95, est.seed, est.precision, est.samples)
 
     @property
     def present(self) -> bool:

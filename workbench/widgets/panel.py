@@ -1,6 +1,16 @@
 """What the reelset editors share: an edit session, undo / save / reload
-buttons, a status line (validation messages), the last save's diff and the
-exact PAR summary with its compute time.
+buttons, a status line (validation messages), the last save's diff, the
+exact PAR summary with its compute time, and the headline: the whole game's
+RTP with its base-game part, each labelled.
+
+The whole game's RTP is exact when the exact PAR covers everything the game
+pays; otherwise it is the exact base game plus the feature terms held from
+the last exact + conditional estimate (:class:`workbench.tuning.FeatureTerms`:
+per trigger state, its probability, recomputed for every edit, times its
+simulated mean), with that estimate's 95 % half-width.  An edit of what the
+held means depend on (another mode's strips, a table, a strip-set weight of
+another mode) marks them stale until the next estimate (the Estimate button;
+made automatically when a game is opened, within :data:`AUTO_ESTIMATE_SECONDS`).
 """
 
 from __future__ import annotations
@@ -15,7 +25,16 @@ from ..errors import ReelsetError, WorkbenchError
 from ..model import Game
 from ..io import shipped_games
 from .session import EditSession
-from .summary import ParResult, diff_html, metrics_table_html, timed_par
+from .summary import ParResult, diff_html, exactness, metrics_table_html, timed_par
+
+#: the feature estimate made when a game with features is opened stops after this long (its CI says how good)
+AUTO_ESTIMATE_SECONDS = 10.0
+AUTO_ESTIMATE_PRECISION = 0.002
+
+
+def feature_parts(game: Game) -> tuple:
+    """What the held feature means depend on: the strip sets of modes other than base, and the tables."""
+    return (tuple((n, s) for n, s in game.strip_sets.items() if s.mode != "base"), tuple(game.tables.items()))
 
 
 def css_class(widget: W.DOMWidget, *names: str) -> W.DOMWidget:
@@ -73,6 +92,14 @@ class EditorPanel:
         self.open_button = button("Open", "open", "folder-open", "Open this reelset (a shipped name edits the shipped file)")
         self.open_button.on_click(lambda _: self.open(self.reelset_box.value.strip()))
         self.opener = W.HBox([self.reelset_box, self.open_button], layout=W.Layout(align_items="center"))
+        self.feature_terms = None  # FeatureTerms of the last estimate (games with features)
+        self._terms_parts = None  # feature_parts() of the game they were estimated for
+        self.whole_rtp = None  # (value, ci95, stale) of the headline, or None
+        self.auto_estimate = True
+        self.whole_button = button("Estimate whole game", "estimate-whole", "calculator",
+                                   "Exact base game + conditional simulation of the features (the headline's feature terms)")
+        self.whole_button.on_click(lambda _: self.estimate_whole())
+        self.toolbar.children = (*self.toolbar.children[:3], self.whole_button, *self.toolbar.children[3:])
 
     # -- display -----------------------------------------------------------
     @property
@@ -124,12 +151,87 @@ class EditorPanel:
             if saved is not None:
                 diff = rtp - saved.value("rtp")
                 delta = f" ({100 * diff:+.4f} pp vs saved file)" if abs(diff) > 1e-15 else " (as saved)"
-            self.rtp_label.value = f"<span style='font-size:120%'>RTP <b class='wb-rtp-value'>{100 * rtp:.4f} %</b>{delta}</span>"
+            self.rtp_label.value = self._headline(rtp, delta)
             first = " (first run: includes loading or compiling the exact engine)" if self._first_par else ""
             self._first_par = False
             self.timing.value = f"<span class='wb-compute-ms'>PAR {1000 * self.current_par.seconds:.0f} ms</span>{first}"
         else:
             self.rtp_label.value = "RTP –"
+
+    # -- the headline: whole game and its base part --------------------------------
+    def exact_whole(self) -> tuple[bool, str]:
+        """Whether the exact PAR is the whole game's RTP (cached per game structure)."""
+        key = (feature_parts(self.session.game), tuple(self.session.game.triggers.items()))
+        if getattr(self, "_exact_key", None) != key:
+            self._exact_key, self._exact = key, exactness(self.session.game)
+        return self._exact
+
+    def _part_label(self) -> str:
+        mode = self.mode
+        if mode == "base":
+            return "base game"
+        return f"mode {mode}, per {'free ' if 'free' in mode else ''}spin"
+
+    def _headline(self, rtp: float, delta: str) -> str:
+        exact, reason = self.exact_whole()
+        self.whole_button.layout.display = "none" if exact else ""
+        if exact and self.mode == "base":
+            self.whole_rtp = (rtp, 0.0, False)
+            return (f"<span style='font-size:120%'>Whole game RTP (exact) <b class='wb-rtp-value wb-whole-rtp'>{100 * rtp:.4f} %"
+                    f"</b>{delta}</span><br><span class='wb-base-part'>base game = whole game: {html.escape(reason)}</span>")
+        part = (f"<span class='wb-base-part'>{html.escape(self._part_label().capitalize())} RTP (exact) "
+                f"<b class='wb-rtp-value'>{100 * rtp:.4f} %</b>{delta}</span>")
+        whole = self._whole()
+        if whole is None:
+            self.whole_rtp = None
+            head = ("<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'>not estimated</b></span> "
+                    "— press <b>Estimate whole game</b> (exact base game + conditional simulation of the features)")
+        else:
+            value, ci, stale = self.whole_rtp = whole
+            terms = self.feature_terms
+            mark = (" <b class='wb-stale' style='color:#a50e0e'>stale: an edit touched the features since the estimate — "
+                    "estimate again</b>" if stale else "")
+            head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'>{100 * value:.4f} % ± {100 * ci:.4f} %"
+                    f"</b></span> (95 %; exact base game + feature terms held from the estimate, seed {terms.seed}, "
+                    f"{terms.samples:,} rounds){mark}")
+        return f"{head}<br>{part}"
+
+    def _whole(self):
+        """(whole-game RTP, 95 % half-width, stale) with the held feature terms, or None before an estimate."""
+        if self.feature_terms is None:
+            return None
+        from ..tuning import measure
+
+        game = self.session.game
+        try:
+            value = measure(game, "base", self.feature_terms, strata=True)["rtp"]
+        except WorkbenchError:
+            return None
+        return value, self.feature_terms.ci95, feature_parts(game) != self._terms_parts
+
+    def estimate_whole(self, precision: float = AUTO_ESTIMATE_PRECISION, max_seconds: float | None = None) -> None:
+        """Estimate the feature terms of the current version (exact + conditional) and refresh the headline."""
+        from ..tuning import FeatureTerms
+
+        game = self.session.game
+        self.whole_button.disabled = True
+        try:
+            self.set_feature_terms(FeatureTerms.estimate(game, precision, 1, max_seconds=max_seconds), game)
+        except WorkbenchError as exc:
+            self.show_error(f"Whole-game estimate failed: {exc}")
+        finally:
+            self.whole_button.disabled = False
+        self.recompute()
+
+    def set_feature_terms(self, terms, game: Game) -> None:
+        """Hold ``terms`` (estimated for ``game``) for the headline."""
+        self.feature_terms, self._terms_parts = terms, feature_parts(game)
+
+    def _auto_estimate(self) -> None:
+        """On opening a game with features: estimate its feature terms within :data:`AUTO_ESTIMATE_SECONDS`."""
+        self.feature_terms = self._terms_parts = None
+        if self.auto_estimate and not self.exact_whole()[0]:
+            self.estimate_whole(max_seconds=AUTO_ESTIMATE_SECONDS)
 
     # -- edits ---------------------------------------------------------------
     def commit(self, make_game, what: str) -> bool:
@@ -204,6 +306,7 @@ class EditorPanel:
         self.last_diff = ""
         self.diff.value = ""
         self.rebuild()
+        self._auto_estimate()
         self.refresh()
         self.reelset_box.value = str(session.path)
         self.show_info(f"Opened {session.path}.")

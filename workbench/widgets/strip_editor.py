@@ -158,6 +158,7 @@ class StripEditor(EditorPanel):
             self.diff,
         ])
         self.rebuild(strip_set)
+        self._auto_estimate()
         self.refresh()
         self.show_info(f"Loaded {self.session.path}.")
 

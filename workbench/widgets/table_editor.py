@@ -171,6 +171,7 @@ class TableWeightsEditor(EditorPanel):
             self.summary, self.diff,
         ])
         self.rebuild()
+        self._auto_estimate()
         self.refresh()
         self.show_info(f"Loaded {self.session.path}.")
 
@@ -260,8 +261,12 @@ class TableWeightsEditor(EditorPanel):
             self.estimate_result = estimate_rtp(game, precision=self.precision.value / 100, seed=int(self.seed.value),
                                                 max_seconds=float(self.max_seconds.value))
             self._estimated_game = game
+            from ..tuning import FeatureTerms
+
+            self.set_feature_terms(FeatureTerms.from_estimate(self.estimate_result), game)  # the headline's terms
         except WorkbenchError as exc:
             self.show_error(f"Estimate failed: {exc}")
         finally:
             self.estimate_button.disabled = False
+        self.recompute()
         self._show_feature()
