@@ -490,3 +490,18 @@ def test_table_editor_headline_moves_with_a_table_edit(s10_copy):
     editor.estimate()
     assert "wb-stale" not in editor.rtp_label.value and whole_text(editor) != before
     assert editor.whole_rtp[0] == pytest.approx(editor.estimate_result.rtp, abs=1e-9)
+
+
+def test_undo_is_enabled_whenever_a_message_says_to_press_it(classic_copy, wheel_copy):
+    editor = StripEditor(classic_copy)
+    assert editor.undo_button.disabled  # just opened: nothing to undo
+    assert not editor.set_strip_text(1, "PLUM NO_SUCH_SYMBOL LEMON")
+    assert "Undo discards the text" in editor.last_error and not editor.undo_button.disabled
+    editor.undo_button.click()
+    assert editor.undo_button.disabled and not editor.invalid_text
+    table = TableWeightsEditor(wheel_copy)
+    assert table.undo_button.disabled
+    table.tables["wheel"].weights[0].value = -1  # typed into the box: rejected
+    assert "Undo puts them back" in table.status.value and not table.undo_button.disabled
+    table.undo_button.click()
+    assert table.undo_button.disabled and [b.value for b in table.tables["wheel"].weights] == [5, 2]

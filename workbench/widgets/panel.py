@@ -113,6 +113,7 @@ class EditorPanel:
     def show_error(self, message: str) -> None:
         """Show ``message`` (a validation or save problem) in the status line."""
         self.last_error = message
+        self.undo_button.disabled = not self._can_undo()  # the message may tell the user to press Undo
         self.status.value = (f"<div class='wb-error' style='color:#a50e0e;border-left:4px solid #a50e0e;padding:2px 8px'>"
                              f"<pre style='white-space:pre-wrap;margin:0'>{html.escape(message)}</pre></div>")
 
@@ -257,6 +258,10 @@ class EditorPanel:
             self.timing.value += f" · edit → display {1000 * self.last_latency:.0f} ms"
         return True
 
+    def _can_undo(self) -> bool:
+        """Whether Undo has something to do (subclasses add rejected input still shown in their boxes)."""
+        return self.session.can_undo
+
     def _state(self) -> str:
         return "Unsaved changes." if self.session.dirty else "Same as the saved file."
 
@@ -324,5 +329,5 @@ class EditorPanel:
         self.title.value = (f"<h3 style='margin:4px 0'>{html.escape(game.name)} <small>{html.escape(str(self.session.path))}</small></h3>"
                             f"<div class='wb-rule'>{game.reels} reels x {html.escape(rows)} rows · "
                             f"{html.escape(pay_rule_text(game))}</div>")
-        self.undo_button.disabled = not self.session.can_undo
+        self.undo_button.disabled = not self._can_undo()
         self.recompute()

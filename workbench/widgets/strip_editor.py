@@ -328,6 +328,9 @@ class StripEditor(EditorPanel):
         return self.edit_strip(reel, strip.symbols, weights, f"weight of stop {stop} ({strip.symbols[stop - 1]}) set to {weight}")
 
     # -- undo / save ---------------------------------------------------------
+    def _can_undo(self) -> bool:
+        return super()._can_undo() or bool(getattr(self, "invalid_text", None))
+
     def undo(self) -> None:
         """Discard invalid text still in a box, or else go back to the previous version."""
         if self.invalid_text:

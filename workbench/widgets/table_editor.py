@@ -196,6 +196,7 @@ class TableWeightsEditor(EditorPanel):
         game, saved = self.session.game, self.session.saved
         for name, editor in self.tables.items():
             editor.show(game.tables[name], saved.tables.get(name))
+        self.undo_button.disabled = not self._can_undo()  # now that the boxes show the current weights
         self._show_feature()
 
     def _show_feature(self) -> None:
@@ -240,6 +241,9 @@ class TableWeightsEditor(EditorPanel):
         game = self.session.game
         return [name for name, editor in self.tables.items()
                 if tuple(box.value for box in editor.weights) != tuple(game.tables[name].weights)]
+
+    def _can_undo(self) -> bool:
+        return super()._can_undo() or bool(getattr(self, "tables", None) and self.rejected())
 
     def undo(self) -> None:
         """Put back rejected values left in the weight boxes, or else go back to the previous version."""
