@@ -1,12 +1,17 @@
-"""The strip editor as an app in a real browser: Voila serves notebooks/01_strip_editor.ipynb,
-Playwright drives Debian's Chromium.
+"""The designer notebooks as apps in a real browser: Voila serves them, Playwright drives Debian's Chromium.
 
-The notebook edits the file named by the environment variable
-WORKBENCH_EDITOR_REELSET, here a copy of classic_tens in tmp_path.
+- notebooks/01_strip_editor.ipynb edits the file named by the environment
+  variable WORKBENCH_EDITOR_REELSET, here a copy of classic_tens in tmp_path.
+- notebooks/05_tuner.ipynb is served as a copy in tmp_path whose parameters
+  cell names a copy of classic_tens there (target 94 %, keep hit_frequency,
+  run once at start); saves go to tmp_path.  Screenshots of each step are
+  written to tmp_path/screenshots.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import shutil
@@ -21,6 +26,7 @@ import pytest
 
 from workbench import load_game, par, validate_file
 from workbench.io import reelsets_dir
+from workbench.tuning import tune
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -85,27 +91,34 @@ def stop(proc: subprocess.Popen) -> None:
             pass
 
 
+@contextlib.contextmanager
+def serve(notebook: str | Path, tmp_path: Path, cwd: Path = ROOT, env: dict | None = None):
+    """Serve ``notebook`` with Voila on a free port; yields (url, log); stops Voila and its kernels after."""
+    port = free_port()
+    log = tmp_path / "voila.log"
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), **(env or {})}
+    voila = Path(sys.executable).with_name("voila")
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [str(voila), str(notebook), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"],
+            cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, proc, log, STARTUP_SECONDS)
+        yield f"http://127.0.0.1:{port}/", log
+    finally:
+        stop(proc)
+
+
 @pytest.fixture()
 def voila_app(tmp_path):
-    """(url, reelset copy) of the strip editor notebook served by Voila."""
+    """(url, reelset copy, log) of the strip editor notebook served by Voila."""
     reelset = tmp_path / "classic_tens.toml"
     shutil.copyfile(reelsets_dir() / "classic_tens.toml", reelset)
     # compile (or load) the exact engine in this process first: the kernel then finds it in the on-disk cache
     par(load_game(reelset), full_cycle=False)
-    port = free_port()
-    log = tmp_path / "voila.log"
-    env = {**os.environ, "WORKBENCH_EDITOR_REELSET": str(reelset), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
-    voila = Path(sys.executable).with_name("voila")
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [str(voila), "notebooks/01_strip_editor.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for_port(port, proc, log, STARTUP_SECONDS)
-        yield f"http://127.0.0.1:{port}/", reelset, log
-    finally:
-        stop(proc)
+    with serve("notebooks/01_strip_editor.ipynb", tmp_path, env={"WORKBENCH_EDITOR_REELSET": str(reelset)}) as (url, log):
+        yield url, reelset, log
 
 
 def test_strip_editor_in_chromium(voila_app):
@@ -158,3 +171,184 @@ def test_strip_editor_in_chromium(voila_app):
     saved = load_game(reelset)
     assert saved.strip_sets["base"].reels[1] == expected.strip_sets["base"].reels[1]
     assert saved.strip_sets["base"].reels[3] == load_game(reelsets_dir() / "classic_tens.toml").strip_sets["base"].reels[3]
+
+
+# ---------------------------------------------------------------------------
+# the RTP tuner (notebooks/05_tuner.ipynb)
+# ---------------------------------------------------------------------------
+TUNER_PARAMETERS = {"target_rtp": 0.94, "keep": ["hit_frequency"], "run": True}
+# what a designer must never see in the panel: a traceback, markup shown as text, Python literals, e-notation
+NOT_FOR_A_DESIGNER = re.compile(r"Traceback|<(?:div|b|pre|table|span)\b|&(?:lt|gt|amp|#x27|quot);|\bNone\b|\bnan\b|\binf\b"
+                                r"|\['|\{'|np\.float|\b\d+(?:\.\d+)?[eE][+-]?\d+\b")
+
+
+def tuner_notebook(folder: Path, game: Path) -> Path:
+    """A copy of notebooks/05_tuner.ipynb in ``folder`` whose parameters cell tunes ``game`` (TUNER_PARAMETERS)."""
+    notebook = json.loads((ROOT / "notebooks" / "05_tuner.ipynb").read_text())
+    cells = [c for c in notebook["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(cells) == 1, "05_tuner.ipynb has one cell tagged parameters"
+    source = "".join(cells[0]["source"])
+    for name, value in {"game": str(game), **TUNER_PARAMETERS}.items():
+        source, found = re.subn(rf"^{name} = .*$", f"{name} = {value!r}", source, flags=re.M)
+        assert found == 1, f"the parameters cell of 05_tuner.ipynb sets {name}"
+    cells[0]["source"] = source
+    path = folder / "05_tuner.ipynb"
+    path.write_text(json.dumps(notebook))
+    return path
+
+
+@pytest.fixture()
+def voila_tuner(tmp_path):
+    """(url, reelset copy, log) of the tuner notebook served by Voila, tuning a copy of classic_tens."""
+    app = tmp_path / "app"
+    app.mkdir()
+    reelset = app / "classic_tens.toml"
+    shutil.copyfile(reelsets_dir() / "classic_tens.toml", reelset)
+    # compile (or load) the exact engine and the tuner's code in this process first (the kernel finds them cached)
+    tune(load_game(reelset), TUNER_PARAMETERS["target_rtp"], keep=TUNER_PARAMETERS["keep"])
+    with serve(tuner_notebook(app, reelset), tmp_path, cwd=app) as (url, log):
+        yield url, reelset, log
+
+
+def panel_text(page) -> str:
+    return page.locator(".wb-tune-panel").inner_text()
+
+
+def screenshot(page, path: Path) -> None:
+    """The whole app (Voila scrolls it inside #rendered_cells, which a full-page screenshot does not unroll)."""
+    size = page.viewport_size
+    height = page.evaluate("""() => Math.max(document.documentElement.scrollHeight,
+        (document.querySelector('#rendered_cells') || document.body).scrollHeight)""")
+    page.set_viewport_size({"width": size["width"], "height": min(max(height + 16, size["height"]), 8000)})
+    try:
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(size)
+
+
+def assert_designer_view(page, shots: Path, name: str) -> None:
+    """Screenshot the page; the panel's text is free of what a designer must not see, and nothing overflows."""
+    screenshot(page, shots / f"{name}.png")
+    bad = NOT_FOR_A_DESIGNER.search(panel_text(page))
+    assert bad is None, f"{name}: the panel shows {bad.group(0)!r} (screenshot {shots / name}.png)"
+    assert "Traceback" not in page.locator("body").inner_text(), f"{name}: a traceback on the page"
+    wide = page.evaluate("""() => [...document.querySelectorAll('.wb-tune-panel .widget-html-content')]
+        .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map(e => e.parentElement.className)""")
+    assert not wide, f"{name}: text cut off at the right in {wide} (screenshot {shots / name}.png)"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{name}: the page scrolls sideways"
+
+
+def rtp_shown(page) -> float:
+    text = page.locator(".wb-tune-rtp").inner_text()
+    match = re.fullmatch(r"(\d+\.\d{4}) % \(exact\)", text)
+    assert match, f"RTP shown as {text!r}"
+    return float(match.group(1))
+
+
+def test_tuner_in_chromium(voila_tuner, tmp_path):
+    """A designer's session: the automatic run's results, a new target, a bad keep line, Save as."""
+    from playwright.sync_api import sync_playwright
+
+    url, reelset, log = voila_tuner
+    original = reelset.read_text()
+    shipped = (reelsets_dir() / "classic_tens.toml").read_text()
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    saved_path = tmp_path / "tuned" / "classic_tens_955.toml"
+    saved_path.parent.mkdir()
+    status = ".wb-tune-panel .wb-status"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(url, wait_until="domcontentloaded", timeout=APP_SECONDS * 1000)
+            try:  # the notebook runs the tuner once (run = True): wait for its results
+                page.locator(".wb-tune-table").wait_for(timeout=APP_SECONDS * 1000)
+            except Exception:
+                screenshot(page, shots / "00_no_results.png")
+                pytest.fail(f"the tuner's first results did not appear within {APP_SECONDS} s; voila log:\n{log.read_text()}")
+
+            # 1. the automatic run: header, figures before/after, the stops changed, the diff, a finished bar
+            assert str(reelset) in page.locator(".wb-tune-header h3").inner_text()
+            assert page.locator(".wb-tune-target input").input_value() == "94"
+            assert "Target 94.0000 %" in page.locator(status).inner_text()
+            assert abs(rtp_shown(page) - 94) <= 0.01
+            assert page.locator(".wb-tune-table th").all_inner_texts() == ["figure", "before", "after"]
+            rows = page.locator(".wb-tune-table tbody tr")
+            assert rows.count() >= 5
+            first = rows.first.locator("td").all_inner_texts()
+            assert first[0] == "RTP, whole game (exact)" and all(re.fullmatch(r"\d+\.\d{4} %", v) for v in first[1:])
+            assert page.locator(".wb-tune-change").count() >= 1
+            assert re.fullmatch(r"base reel \d stop \d+: [A-Z]+ -> [A-Z]+", page.locator(".wb-tune-change").first.inner_text())
+            assert "(not written yet)" in page.locator(".wb-diff").inner_text()
+            assert page.locator(".wb-diff .wb-diff-text").inner_text().count("+reel") >= 1
+            assert page.locator(".wb-progress .widget-label").inner_text() == "done"
+            assert page.locator("button.wb-tune-save").is_enabled()
+            for box in (".wb-tune-table", ".wb-tune-changes", ".wb-diff-text"):
+                assert page.locator(box).is_visible(), f"{box} is not visible"
+            # text blocks are set as text, not a row of inputs apart (ipywidgets' 28 px line height), and the diff
+            # wraps between symbols, not inside them
+            looks = page.evaluate("""() => { const cs = (s) => getComputedStyle(document.querySelector(s));
+                const px = (c) => parseFloat(c.lineHeight) / parseFloat(c.fontSize);
+                return {diff: px(cs('.wb-diff-text')), table: px(cs('.wb-tune-table td')), status: px(cs('.wb-status .widget-html-content')),
+                        wrap: cs('.wb-diff-text').wordBreak}; }""")
+            assert max(looks["diff"], looks["table"], looks["status"]) < 1.7 and looks["wrap"] != "break-all", looks
+            assert_designer_view(page, shots, "01_first_run")
+
+            # 2. a new target, typed and Run at once (the field syncs as it loses focus): the bar runs, the results follow
+            page.evaluate("""() => { window.wbBar = []; const bar = document.querySelector('.wb-progress .progress-bar');
+                new MutationObserver(() => window.wbBar.push(bar.style.width)).observe(bar, {attributes: true}); }""")
+            page.locator(".wb-tune-target input").fill("95.5")
+            page.locator("button.wb-tune-run").click()
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Target 95.5000 %')", arg=status,
+                                   timeout=STEP_MS)
+            assert abs(rtp_shown(page) - 95.5) <= 0.01
+            widths = page.evaluate("window.wbBar")
+            assert widths and widths[-1] == "100%" and any(w not in ("0%", "100%") for w in widths), f"progress bar widths {widths}"
+            assert page.locator(".wb-progress .widget-label").inner_text() == "done"
+            assert re.fullmatch(r"\d+ exact evaluations", page.locator(".wb-tune-evaluations").inner_text())
+            assert page.locator(".wb-tune-table tbody tr").first.locator("td").nth(2).inner_text() == f"{rtp_shown(page):.4f} %"
+            assert page.locator(".wb-tune-save-path input").input_value() == str(reelset.with_name("classic_tens_rtp9550.toml"))
+            assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", page.locator(".wb-tune-save-path input").element_handle()), \
+                "the save-as box cuts off the end of its path"
+            assert_designer_view(page, shots, "02_target_95_5")
+
+            # 3. a keep line that names no figure: a message saying what to write, the old results gone, no traceback
+            keep = page.locator(".wb-tune-keep textarea")
+            keep.fill("hitfreq")
+            page.locator("button.wb-tune-run").click()
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Not tuned')", arg=status, timeout=STEP_MS)
+            message = page.locator(status).inner_text()
+            assert "unknown figure 'hitfreq'" in message and "did you mean 'hit_frequency'" in message, message
+            assert "--keep" not in message  # the panel's field is "keep", not a command-line option
+            assert page.locator(".wb-tune-table").count() == 0 and page.locator(".wb-diff-text").count() == 0
+            assert page.locator("button.wb-tune-save").is_disabled()
+            assert page.locator(".wb-progress .widget-label").inner_text() == "failed"
+            assert_designer_view(page, shots, "03_bad_keep")
+
+            # 4. fixed: the target is reached again
+            keep.fill("hit_frequency")
+            page.locator("button.wb-tune-run").click()
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Target 95.5000 %')", arg=status,
+                                   timeout=STEP_MS)
+            rtp = rtp_shown(page)
+            assert abs(rtp - 95.5) <= 0.01
+            assert "kept: hit_frequency" in page.locator(status).inner_text()
+            assert_designer_view(page, shots, "04_fixed")
+
+            # 5. Save as a path in tmp: the message says where, the file is there
+            page.locator(".wb-tune-save-path input").fill(str(saved_path))
+            page.locator("button.wb-tune-save").click()
+            page.wait_for_function("document.querySelector('.wb-tune-save-status').innerText.includes('Saved to')",
+                                   timeout=STEP_MS)
+            assert str(saved_path.resolve()) in page.locator(".wb-tune-save-status").inner_text()
+            assert_designer_view(page, shots, "05_saved")
+        finally:
+            browser.close()
+
+    assert saved_path.exists() and validate_file(saved_path) == []
+    saved = load_game(saved_path)
+    assert f"{100 * par(saved, full_cycle=False).rtp:.4f}" == f"{rtp:.4f}"  # the file holds what the panel showed
+    assert reelset.read_text() == original  # Save as leaves the tuned file's original alone
+    assert (reelsets_dir() / "classic_tens.toml").read_text() == shipped
+    assert not reelset.with_name("classic_tens_rtp9550.toml").exists()  # nothing written but the path asked for

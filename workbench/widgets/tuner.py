@@ -31,6 +31,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import re
 import time
 from pathlib import Path
 
@@ -46,6 +47,26 @@ from .summary import diff_html, exactness
 
 ERROR_STYLE = "color:#a50e0e;border-left:4px solid #a50e0e;padding:2px 8px"
 INFO_STYLE = "color:#137333;padding:2px 8px"
+
+_TEXT_BLOCKS = ", ".join(f".wb-tune-panel .{name} .widget-html-content" for name in (
+    "wb-tune-header", "wb-status", "wb-tune-figures", "wb-tune-changes-box", "wb-diff", "wb-tune-save-status",
+    "wb-tune-weights-note", "wb-tune-legend"))
+#: The panel's stylesheet (in its header).  ipywidgets gives HTML widgets the line height of one input row (28 px),
+#: which spaces every wrapped line, table row and diff line of a text block a row apart; the shared diff wraps
+#: inside symbol names (``GR|APES``).  Scoped to the panel: other widgets keep their look.
+PANEL_CSS = f"""<style>
+{_TEXT_BLOCKS} {{ line-height: 1.45; }}
+.wb-tune-panel table.wb-tune-table {{ border-collapse: collapse; margin: 4px 0 8px; }}
+.wb-tune-panel table.wb-tune-table th, .wb-tune-panel table.wb-tune-table td {{
+  padding: 2px 14px 2px 4px; line-height: 1.4; border-bottom: 1px solid #e0e0e0; white-space: nowrap; }}
+.wb-tune-panel table.wb-tune-table th {{ border-bottom: 2px solid #bdbdbd; }}
+.wb-tune-panel table.wb-tune-table td + td, .wb-tune-panel table.wb-tune-table th + th {{
+  text-align: right; font-variant-numeric: tabular-nums; }}
+.wb-tune-panel pre.wb-diff-text {{ font-family: var(--jp-code-font-family, monospace) !important;
+  line-height: 1.35 !important; word-break: normal !important; overflow-wrap: anywhere !important; }}
+.wb-tune-panel .wb-error pre {{ font-family: inherit; line-height: 1.4; word-break: normal; overflow-wrap: anywhere; }}
+.wb-tune-panel ol, .wb-tune-panel ul {{ margin: 2px 0 6px; }}
+</style>"""
 
 
 def default_mode(game: Game) -> str:
@@ -79,6 +100,28 @@ def keep_lines(text: str) -> list[str]:
     return out
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 stop``, ``2 stops``, ``1,024 exact evaluations``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _evaluations_text(n: int) -> str:
+    return _count(n, "exact evaluation")
+
+
+def panel_words(message: str) -> str:
+    """A tuner message in the panel's words: its fields are *keep*, *vary* and *max-changes*, not CLI options."""
+    return re.sub(r"--(keep|vary|max-changes)\b", r"\1", message)
+
+
+def _save_error(path: Path, exc: Exception) -> str:
+    """``Not saved: PATH`` and the reason (the reason of a refused save alone, without the path said twice)."""
+    problems = getattr(exc, "problems", None)
+    if problems and len(problems) == 1 and problems[0].message.startswith("not saved: "):
+        return f"Not saved: {path}\n{problems[0].message[len('not saved: '):]}"
+    return f"Not saved:\n{exc}"
+
+
 def _error_html(message: str, kind: str = "") -> str:
     return (f"<div class='wb-error{' ' + kind if kind else ''}' style='{ERROR_STYLE}'>"
             f"<pre style='white-space:pre-wrap;margin:0'>{html.escape(message)}</pre></div>")
@@ -95,7 +138,7 @@ def _changes_html(result: TuneResult) -> str:
         out = "<i>no stop changed</i>"
     else:
         items = "".join(f"<li class='wb-tune-change'>{html.escape(str(c))}</li>" for c in result.changes)
-        out = f"<b>{len(result.changes)} stop(s) changed</b> (stops numbered from 1)<ol class='wb-tune-changes'>{items}</ol>"
+        out = f"<b>{_count(len(result.changes), 'stop')} changed</b> (stops numbered from 1)<ol class='wb-tune-changes'>{items}</ol>"
     if result.weight_changes:
         items = "".join(f"<li class='wb-tune-weight-change'>{html.escape(str(c))}</li>" for c in result.weight_changes)
         out += (f"<div class='wb-tune-weights-changed'><b>Weights changed</b> ({len(result.weight_changes)}; stops and "
@@ -179,7 +222,7 @@ class TunerPanel:
             except WorkbenchError:
                 target_rtp = 0.96
 
-        self.header = css_class(W.HTML(self._header_html()), "wb-tune-header")
+        self.header = css_class(W.HTML(PANEL_CSS + self._header_html()), "wb-tune-header")
         self.target = css_class(W.BoundedFloatText(value=round(100 * float(target_rtp), 6), min=0.0, max=1000.0, step=0.01,
                                                    description="target RTP %", style={"description_width": "initial"}),
                                 "wb-tune-target")
@@ -215,24 +258,28 @@ class TunerPanel:
         self.figures = css_class(W.HTML(), "wb-tune-figures")
         self.changes = css_class(W.HTML(), "wb-tune-changes-box")
         self.diff = css_class(W.HTML(), "wb-diff")
+        # as wide as the panel allows: a designer must see the file name at the end of a long path
         self.save_path = css_class(W.Text(value="", description="save as", placeholder="path of the tuned reelset file",
-                                          layout=W.Layout(width="520px")), "wb-tune-save-path")
+                                          layout=W.Layout(width="auto", min_width="520px", flex="1 1 auto")),
+                                   "wb-tune-save-path")
         self.save_button = button("Save", "tune-save", "save", "Validate and write the tuned reelset to this path")
         self.save_button.disabled = True
         self.save_button.on_click(lambda _: self.save())
         self.save_status = css_class(W.HTML(), "wb-tune-save-status")
-        legend = W.HTML("<small>hold Ctrl / ⌘ to pick several symbols; a reel keeps at least one of each it had; "
-                        "none: only the weights below change</small>")
-        self.widget = W.VBox([
+        legend = css_class(W.HTML("<small>hold Ctrl / ⌘ to pick several symbols; a reel keeps at least one of each "
+                                  "it had; none: only the weights below change</small>", layout=W.Layout(width="300px")),
+                           "wb-tune-legend")
+        self.widget = css_class(W.VBox([
             self.header,
             W.HBox([self.target, self.tolerance, self.max_changes], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.keep, W.VBox([self.vary, legend])], layout=W.Layout(flex_flow="row wrap")),
             self.weights_box,
             W.HBox([self.run_button, self.progress, self.evaluations_label], layout=W.Layout(align_items="center")),
             self.status, self.figures, self.changes, self.diff,
-            W.HBox([self.save_path, self.save_button], layout=W.Layout(align_items="center")),
+            W.HBox([self.save_path, self.save_button],
+                   layout=W.Layout(align_items="center", width="100%", max_width="1100px")),
             self.save_status,
-        ])
+        ]), "wb-tune-panel")
         problems = []
         if unknown:
             problems.append(f"vary: {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not a one-stop symbol of "
@@ -359,7 +406,7 @@ class TunerPanel:
         if evaluations > self.progress.max:
             self.progress.max = math.ceil(evaluations * 1.5)
         self.progress.value = evaluations
-        self.evaluations_label.value = f"{evaluations:,} exact evaluations"
+        self.evaluations_label.value = _evaluations_text(evaluations)
 
     def run(self) -> TuneResult | None:
         """Tune with the values of the inputs; show the result (or why not). Returns the result or None."""
@@ -386,7 +433,7 @@ class TunerPanel:
             return None
         except (WorkbenchError, OSError, ValueError) as exc:
             self.progress.bar_style, self.progress.description = "danger", "failed"
-            self._error(f"Not tuned:\n{exc}")
+            self._error(f"Not tuned:\n{panel_words(str(exc))}")
             return None
         finally:
             self.run_button.disabled = False
@@ -399,7 +446,7 @@ class TunerPanel:
         self.progress.max = max(self.evaluations, 1)
         self.progress.value = self.evaluations
         self.progress.bar_style, self.progress.description = style, description
-        self.evaluations_label.value = f"{self.evaluations:,} exact evaluations"
+        self.evaluations_label.value = _evaluations_text(self.evaluations)
 
     def _rtp_text(self, result: TuneResult) -> str:
         ci = f" ± {100 * result.rtp_ci95:.4f} %" if result.rtp_ci95 else ""
@@ -411,8 +458,8 @@ class TunerPanel:
         )
         self._info(
             f"<span class='wb-tune-reached'>Target {100 * result.target:.4f} % ± {100 * result.tolerance:.4f} % reached</span>: "
-            f"RTP <b class='wb-tune-rtp'>{html.escape(self._rtp_text(result))}</b> with {len(result.changes)} stop(s) "
-            f"and {len(result.weight_changes)} weight(s) changed on strip set {html.escape(result.strip_set)} "
+            f"RTP <b class='wb-tune-rtp'>{html.escape(self._rtp_text(result))}</b> with {_count(len(result.changes), 'stop')} "
+            f"and {_count(len(result.weight_changes), 'weight')} changed on strip set {html.escape(result.strip_set)} "
             f"(varied: {html.escape(self._varied_text(result))}) · {result.evaluations:,} exact evaluations in {seconds:.2f} s{kept}"
         )
         self.figures.value = _table_html(result, "Figures before and after (x total bet)")
@@ -430,7 +477,7 @@ class TunerPanel:
     def _unreachable(self, exc: TargetUnreachableError) -> None:
         self._finish_progress("warning", "unreachable")
         self.closest = exc.closest
-        self._error(f"Target not reached:\n{exc}", "wb-tune-unreachable")
+        self._error(f"Target not reached:\n{panel_words(str(exc))}", "wb-tune-unreachable")
         if exc.closest is not None:
             self.figures.value = _table_html(exc.closest, "Closest reachable result (not saved; x total bet)")
             self.changes.value = _changes_html(exc.closest)
@@ -456,7 +503,7 @@ class TunerPanel:
         try:
             saved = self.result.save(target)
         except (WorkbenchError, OSError) as exc:
-            self.save_status.value = _error_html(f"Not saved:\n{exc}")
+            self.save_status.value = _error_html(_save_error(target, exc))
             return None
         self.saved = saved
         written = saved.target or saved.path
