@@ -505,3 +505,82 @@ def test_undo_is_enabled_whenever_a_message_says_to_press_it(classic_copy, wheel
     assert "Undo puts them back" in table.status.value and not table.undo_button.disabled
     table.undo_button.click()
     assert table.undo_button.disabled and [b.value for b in table.tables["wheel"].weights] == [5, 2]
+
+
+# ---------------------------------------------------------------------------
+# editor tools: numbered stops, search, replace, tall symbols, save as
+# ---------------------------------------------------------------------------
+def test_numbered_stops_highlight_the_selection_the_edit_and_the_search(classic_copy):
+    editor = StripEditor(classic_copy)
+    first = editor.reel_editors[0].stops.value
+    strip = editor.strip(1)
+    assert first.count("<sub>") == len(strip) and f"<sub>{len(strip)}</sub>" in first
+    editor.tools.stop.value = 3
+    assert "wb-mark-selected' title='reel 1 stop 3'" in editor.reel_editors[0].stops.value
+    editor.insert_stop(2, 5, "PLUM")
+    assert "wb-mark-edited' title='reel 2 stop 5'" in editor.reel_editors[1].stops.value
+    editor.tools.find.value = "PLUM"
+    hits = [k + 1 for k, s in enumerate(editor.strip(2).symbols) if s == "PLUM"]
+    assert f"reel 2: {', '.join(map(str, hits))}" in editor.tools.found.value
+    assert editor.reel_editors[1].stops.value.count("wb-mark-found") == len(hits)
+    editor.tools.find.value = "NOPE"
+    assert "no symbol NOPE" in editor.tools.found.value
+
+
+def test_replace_tool_and_tall_symbols(tmp_path):
+    text = (reelsets_dir() / "classic_tens.toml").read_text()
+    game = load_game(reelsets_dir() / "classic_tens.toml")
+    regular = [n for n, s in game.symbols.items() if s.kind == "regular"]
+    tall = regular[0]
+    text = text.replace(f"\n{tall} = {{", f"\n{tall} = {{ height = 2, ", 1) if f"\n{tall} = {{ " in text else None
+    if text is None:
+        pytest.skip("the classic_tens symbol table is not written as expected for this test")
+    path = tmp_path / "tall.toml"
+    # every tall symbol of reel 1 written twice so its runs are whole
+    doc = load_game(reelsets_dir() / "classic_tens.toml")
+    strips = {}
+    for r, strip in enumerate(doc.strip_sets["base"].reels, start=1):
+        out = []
+        for sym in strip.symbols:
+            out += [sym, sym] if sym == tall else [sym]
+        strips[r] = " ".join(out)
+    import tomlkit
+
+    parsed = tomlkit.parse(text)
+    for r, line in strips.items():
+        parsed["strip_sets"]["base"][f"reel{r}"] = line
+    path.write_text(tomlkit.dumps(parsed))
+    editor = StripEditor(path)
+    strip = editor.strip(1)
+    k = strip.symbols.index(tall)
+    n = len(strip)
+    # delete the second stop of a tall symbol: the whole symbol goes
+    assert editor.delete_stop(1, k + 2)
+    assert len(editor.strip(1)) == n - 2
+    # insert a tall symbol: two stops
+    assert editor.insert_stop(1, 1, tall)
+    assert editor.strip(1).symbols[:2] == (tall, tall) and len(editor.strip(1)) == n
+    # replace the tall symbol (from its second stop) by a one-stop symbol, and back
+    other = regular[1]
+    assert editor.replace_stop(1, 2, other)
+    assert editor.strip(1).symbols[0] == other and len(editor.strip(1)) == n - 1
+    assert editor.replace_stop(1, 1, tall)
+    assert editor.strip(1).symbols[:2] == (tall, tall) and len(editor.strip(1)) == n
+    assert "replaced stop 1" in editor.status.value
+
+
+def test_save_as_writes_a_new_file_and_edits_it(classic_copy, tmp_path):
+    editor = StripEditor(classic_copy)
+    original = classic_copy.read_text()
+    editor.insert_stop(1, 1, "PLUM")
+    new = tmp_path / "variant.toml"
+    assert editor.save_as(new)
+    assert classic_copy.read_text() == original  # the original is unchanged
+    assert editor.session.path == new and not editor.session.dirty
+    assert load_game(new).strip_sets["base"].reels[0].symbols[0] == "PLUM"
+    other = tmp_path / "exists.toml"
+    other.write_text(original)
+    assert not editor.save_as(other) and "already exists" in editor.last_error
+    assert other.read_text() == original
+    assert not editor.save_as("") and "give the path" in editor.last_error
+    assert "examples/ways_243" in editor.reelset_box.options  # the picker lists the gallery too

@@ -18,12 +18,13 @@ from __future__ import annotations
 import html
 import os
 import time
+from pathlib import Path
 
 import ipywidgets as W
 
 from ..errors import ReelsetError, WorkbenchError
 from ..model import Game
-from ..io import shipped_games
+from ..io import example_games, save_game, shipped_games
 from .session import EditSession
 from .summary import ParResult, diff_html, exactness, metrics_table_html, timed_par
 
@@ -85,13 +86,19 @@ class EditorPanel:
         self.toolbar = W.HBox([self.undo_button, self.save_button, self.reload_button, self.timing],
                               layout=W.Layout(align_items="center"))
         self.reelset_box = css_class(
-            W.Combobox(value=str(self.session.path), options=shipped_games(), ensure_option=False, description="reelset",
-                       placeholder="shipped reelset name or path", layout=W.Layout(width="520px")),
+            W.Combobox(value=str(self.session.path), options=[*shipped_games(), *example_games()], ensure_option=False,
+                       description="reelset", placeholder="shipped or gallery name (pick from the list), or a path",
+                       layout=W.Layout(width="520px")),
             "wb-reelset",
         )
         self.open_button = button("Open", "open", "folder-open", "Open this reelset (a shipped name edits the shipped file)")
         self.open_button.on_click(lambda _: self.open(self.reelset_box.value.strip()))
         self.opener = W.HBox([self.reelset_box, self.open_button], layout=W.Layout(align_items="center"))
+        self.save_as_box = css_class(W.Text(description="save as", placeholder="path of a new reelset file",
+                                            layout=W.Layout(width="520px")), "wb-save-as-path")
+        self.save_as_button = button("Save as", "save-as", "copy", "Write the current version to a new file and edit that file")
+        self.save_as_button.on_click(lambda _: self.save_as(self.save_as_box.value.strip()))
+        self.save_as_row = W.HBox([self.save_as_box, self.save_as_button], layout=W.Layout(align_items="center"))
         self.feature_terms = None  # FeatureTerms of the last estimate (games with features)
         self._terms_parts = None  # feature_parts() of the game they were estimated for
         self.whole_rtp = None  # (value, ci95, stale) of the headline, or None
@@ -285,6 +292,36 @@ class EditorPanel:
         self.diff.value = f"<b>Last save</b> — {html.escape(str(saved.path))}{diff_html(saved.diff)}"
         self.refresh()
         self.show_info(f"Saved {saved.path} ({changed} line(s) changed)." if saved.diff else f"Nothing to save: {saved.path} is unchanged.")
+
+    def save_as(self, path: str | os.PathLike) -> bool:
+        """Write the current version to the new file ``path`` (validated, atomic) and edit that file from now on.
+
+        Refused (with a message) for an empty path or an existing file other
+        than the one being edited, so no file is overwritten by mistake.
+        """
+        if not str(path).strip():
+            self.show_error("Not saved: give the path of the new file in 'save as'.")
+            return False
+        target = Path(path).expanduser()
+        if target.suffix != ".toml":
+            target = target.with_suffix(".toml")
+        if target.exists() and target.resolve() != self.session.path.resolve():
+            self.show_error(f"Not saved: {target} already exists. Choose another name, or open it to edit it.")
+            return False
+        try:
+            saved = save_game(self.session.game, target)
+            session = EditSession(target)
+        except (ReelsetError, OSError) as exc:
+            self.show_error(f"Not saved:\n{exc}")
+            return False
+        self.session = session
+        self._saved_par.clear()
+        self.last_diff = saved.diff
+        self.diff.value = f"<b>Saved as</b> — {html.escape(str(target))}"
+        self.reelset_box.value = str(target)
+        self.refresh()
+        self.show_info(f"Saved as {target}; now editing it (the original file is unchanged).")
+        return True
 
     def reload(self) -> None:
         try:

@@ -24,7 +24,7 @@ import os
 import ipywidgets as W
 
 from ..errors import Problem, ReelsetError
-from ..model import Game, Strip, check_strip
+from ..model import Game, Strip, check_strip, symbol_runs
 from .panel import EditorPanel, button, css_class
 from .summary import symbol_counts_html
 
@@ -43,8 +43,37 @@ def strip_from_text(game: Game, strip_set: str, reel: int, text: str) -> Strip:
     return strip
 
 
+def instance(strip: Strip, stop: int, heights: dict) -> list[int]:
+    """The stops (0-based, in strip order) of the symbol instance that holds stop ``stop`` (0-based): the stop
+    itself, or all ``height`` stops of a tall symbol (its runs are whole instances, from the run's start)."""
+    names = list(strip.symbols)
+    n = len(names)
+    sym = names[stop]
+    h = heights.get(sym, 1)
+    if h == 1:
+        return [stop]
+    for start, length in symbol_runs(names, sym):
+        offset = (stop - start) % n
+        if offset < length:
+            first = start + offset // h * h
+            return [(first + i) % n for i in range(h)]
+    return [stop]  # pragma: no cover - a stop always lies in a run of its own symbol
+
+
+STOP_STYLE = """<style>
+.wb-stops{font-family:var(--jp-code-font-family,monospace);font-size:11px;line-height:1.6;display:flex;flex-wrap:wrap;gap:2px 4px}
+.wb-stops span{padding:0 2px;border-radius:2px;white-space:nowrap}
+.wb-stops sub{color:#777;font-size:9px;margin-right:1px}
+.wb-stops .wb-mark-selected{outline:2px solid #1a73e8}
+.wb-stops .wb-mark-edited{background:#fde293}
+.wb-stops .wb-mark-found{background:#c6e7ff}
+.wb-sidebar{position:sticky;top:0;align-self:flex-start}
+</style>"""
+
+
 class ReelEditor:
-    """One reel: a label (stops, total weight) and a text box with the strip in file notation.
+    """One reel: a label (stops, total weight), a text box with the strip in file notation and the numbered
+    stops (the selected stop, the stops of the last edit and the stops found by the search highlighted).
 
     ``on_text(reel, text)`` is called when the user changes the text.
     """
@@ -59,7 +88,18 @@ class ReelEditor:
             "wb-reel", f"wb-reel-{reel}",
         )
         self.text.observe(self._changed, names="value")
-        self.widget = W.VBox([self.label, self.text], layout=W.Layout(width="100%"))
+        self.stops = css_class(W.HTML(), "wb-stop-numbers", f"wb-stop-numbers-{reel}")
+        self.widget = W.VBox([self.label, self.text, self.stops], layout=W.Layout(width="100%"))
+
+    def show_stops(self, strip: Strip, marks: dict) -> None:
+        """Numbered stops; ``marks`` maps a 0-based stop to CSS mark names (selected, edited, found)."""
+        cells = []
+        for k, sym in enumerate(strip.symbols):
+            cls = " ".join(f"wb-mark-{m}" for m in marks.get(k, ()))
+            weight = f":{strip.weights[k]}" if strip.weights is not None else ""
+            cells.append(f"<span class='{cls}' title='reel {self.reel} stop {k + 1}'><sub>{k + 1}</sub>"
+                         f"{html.escape(sym)}{weight}</span>")
+        self.stops.value = f"<div class='wb-stops'>{''.join(cells)}</div>"
 
     def _changed(self, change) -> None:
         if not self._updating:
@@ -92,11 +132,16 @@ class StopTools:
         self.delete_button = button("Delete", "delete", "minus", "Delete this stop")
         self.move_button = button("Move to", "move", "arrows-v", "Move this stop to position 'to'")
         self.weight_button = button("Set weight", "set-weight", "balance-scale", "Set the weight of this stop (makes the strip weighted)")
+        self.replace_button = button("Replace", "replace", "exchange", "Replace this stop (a whole tall symbol) by the symbol")
+        self.find = css_class(W.Text(placeholder="symbol", description="find", continuous_update=False,
+                                     layout=W.Layout(width="210px")), "wb-find")
+        self.found = css_class(W.HTML(), "wb-found")
         self.selected = css_class(W.HTML(), "wb-selected-stop")
         self.widget = W.VBox([
             W.HBox([self.reel, self.stop, self.symbol, self.weight, self.target], layout=W.Layout(flex_flow="row wrap")),
-            W.HBox([self.insert_button, self.delete_button, self.move_button, self.weight_button, self.selected],
-                   layout=W.Layout(align_items="center")),
+            W.HBox([self.insert_button, self.delete_button, self.replace_button, self.move_button, self.weight_button,
+                    self.selected], layout=W.Layout(align_items="center", flex_flow="row wrap")),
+            W.HBox([self.find, self.found], layout=W.Layout(align_items="center")),
         ])
 
 
@@ -138,23 +183,32 @@ class StripEditor(EditorPanel):
         tools.delete_button.on_click(lambda _: self.delete_stop(tools.reel.value, tools.stop.value))
         tools.move_button.on_click(lambda _: self.move_stop(tools.reel.value, tools.stop.value, tools.target.value))
         tools.weight_button.on_click(lambda _: self.set_stop_weight(tools.reel.value, tools.stop.value, tools.weight.value))
+        tools.replace_button.on_click(lambda _: self.replace_stop(tools.reel.value, tools.stop.value, tools.symbol.value))
+        tools.find.observe(lambda _: self._show_stops(), names="value")
         for control in (self.tools.reel, self.tools.stop):
             control.observe(lambda _: self._show_selected(), names="value")
+        self.edited: dict[int, set] = {}  # reel -> 0-based stops of the last edit (highlighted)
+        # the figures sit beside the strips (and stay in view while scrolling where the page allows it)
+        sidebar = css_class(W.VBox([self.rtp_label, self.summary], layout=W.Layout(width="42%", min_width="360px")),
+                            "wb-sidebar")
+        work = W.VBox([
+            W.HTML("<b>Stop tools</b> (stops are numbered from 1 in strip order; a tall symbol is one stop block)"),
+            self.tools.widget,
+            W.HTML("<b>Strips</b> — file notation, <code>SYMBOL:weight</code> on weighted strips; "
+                   "a change is applied when the box loses focus; below each box its numbered stops"),
+            self.reels_box,
+            W.HTML("<b>Symbol counts</b> (stops, or weights on weighted strips; change vs saved file in brackets)"),
+            self.counts,
+        ], layout=W.Layout(width="58%"))
         self._widget = W.VBox([
+            W.HTML(STOP_STYLE),
             self.title,
             self.opener,
             W.HBox([self.strip_set_picker, self.strip_set_weight, self.strip_set_info], layout=W.Layout(align_items="center")),
             self.toolbar,
+            self.save_as_row,
             self.status,
-            self.rtp_label,
-            self.summary,
-            W.HTML("<b>Stop tools</b> (stops are numbered from 1 in strip order)"),
-            self.tools.widget,
-            W.HTML("<b>Strips</b> — file notation, <code>SYMBOL:weight</code> on weighted strips; "
-                   "a change is applied when the box loses focus"),
-            self.reels_box,
-            W.HTML("<b>Symbol counts</b> (stops, or weights on weighted strips; change vs saved file in brackets)"),
-            self.counts,
+            W.HBox([work, sidebar], layout=W.Layout(width="100%", align_items="flex-start")),
             self.diff,
         ])
         self.rebuild(strip_set)
@@ -206,6 +260,7 @@ class StripEditor(EditorPanel):
         saved = self.session.saved.strip_sets.get(self.strip_set)
         for editor, strip in zip(self.reel_editors, current.reels):
             editor.show(strip, self.invalid_text.get(editor.reel))
+        self._show_stops()
         self.counts.value = symbol_counts_html(current, saved, game.symbols)
         siblings = game.strip_sets_for(current.mode)
         self._showing_weight = True
@@ -230,6 +285,37 @@ class StripEditor(EditorPanel):
             self.tools.selected.value = f"reel {reel} stop {stop} of {len(strip)}: <b>{symbol}</b> (weight {weight})"
         else:
             self.tools.selected.value = f"reel {reel} has stops 1..{len(strip)}"
+        self._show_stops()
+
+    def _show_stops(self) -> None:
+        """Numbered stops of every reel, with the selected stop, the last edit and the search highlighted."""
+        if self._rebuilding or not self.reel_editors:
+            return
+        current = self.session.game.strip_sets[self.strip_set]
+        wanted = self.tools.find.value.strip()
+        found = []
+        for editor, strip in zip(self.reel_editors, current.reels):
+            marks: dict[int, list] = {}
+            for k in self.edited.get(editor.reel, ()):
+                if k < len(strip):
+                    marks.setdefault(k, []).append("edited")
+            if editor.reel == self.tools.reel.value and 1 <= self.tools.stop.value <= len(strip):
+                marks.setdefault(self.tools.stop.value - 1, []).append("selected")
+            if wanted:
+                hits = [k for k, sym in enumerate(strip.symbols) if sym == wanted]
+                for k in hits:
+                    marks.setdefault(k, []).append("found")
+                if hits:
+                    found.append(f"reel {editor.reel}: {', '.join(str(k + 1) for k in hits)}")
+            editor.show_stops(strip, marks)
+        if not wanted:
+            self.tools.found.value = ""
+        elif wanted not in self.session.game.symbols:
+            self.tools.found.value = f"<i>no symbol {html.escape(wanted)} in this game</i>"
+        else:
+            total = sum(len(f.split(", ")) for f in found)
+            self.tools.found.value = (f"<b>{html.escape(wanted)}</b>: {total} stop(s) — " + "; ".join(found)) if found \
+                else f"<b>{html.escape(wanted)}</b>: not on these strips"
 
     def _strip_set_changed(self) -> None:
         if self._rebuilding:
@@ -280,26 +366,65 @@ class StripEditor(EditorPanel):
         strip = self.strip(reel)
         if not 1 <= stop <= len(strip) + 1:
             return self._stop_error(reel, stop, len(strip) + 1)
+        height = self.session.game.symbols[symbol].height if symbol in self.session.game.symbols else 1
+        at = stop - 1
+        if at < len(strip):  # never split a tall symbol: insert before the whole of it
+            block = instance(strip, at, self._heights())
+            if len(block) > 1 and at != block[0] and block[0] < at:
+                at = block[0]
         symbols = list(strip.symbols)
-        symbols.insert(stop - 1, symbol)
+        symbols[at:at] = [symbol] * height
         weights = None
         if strip.weights is not None or weight != 1:
             weights = list(strip.stop_weights.tolist())
-            weights.insert(stop - 1, int(weight))
-        return self.edit_strip(reel, symbols, weights, f"inserted {symbol} at stop {stop}")
+            weights[at:at] = [int(weight)] * height
+        self.edited[reel] = set(range(at, at + height))
+        what = f"inserted {symbol} at stop {at + 1}" + (f" ({height} stops: a tall symbol)" if height > 1 else "")
+        return self.edit_strip(reel, symbols, weights, what)
+
+    def _heights(self) -> dict:
+        return {name: sym.height for name, sym in self.session.game.symbols.items()}
+
+    def replace_stop(self, reel: int, stop: int, symbol: str) -> bool:
+        """Replace stop ``stop`` of reel ``reel`` (the whole symbol when it is part of a tall one) by one
+        ``symbol`` (its height in stops); the stops keep the first replaced stop's weight."""
+        strip = self.strip(reel)
+        if not 1 <= stop <= len(strip):
+            return self._stop_error(reel, stop, len(strip))
+        if symbol not in self.session.game.symbols:
+            self.show_error(f"Not applied — no symbol {symbol!r} in this game.")
+            return False
+        block = instance(strip, stop - 1, self._heights())
+        old = strip.symbols[block[0]]
+        height = self.session.game.symbols[symbol].height
+        first_weight = int(strip.stop_weights[block[0]])
+        keep = [k for k in range(len(strip)) if k not in set(block)]
+        at = sorted(block)[0] if max(block) - min(block) == len(block) - 1 else 0  # a block across the end: put it first
+        symbols = [strip.symbols[k] for k in keep]
+        position = sum(1 for k in keep if k < at)
+        symbols[position:position] = [symbol] * height
+        weights = None
+        if strip.weights is not None:
+            weights = [strip.weights[k] for k in keep]
+            weights[position:position] = [first_weight] * height
+        self.edited[reel] = set(range(position, position + height))
+        size = f" ({len(block)} stops)" if len(block) > 1 else ""
+        return self.edit_strip(reel, symbols, weights, f"replaced stop {stop} ({old}{size}) by {symbol}")
 
     def delete_stop(self, reel: int, stop: int) -> bool:
         """Delete stop ``stop`` of reel ``reel``."""
         strip = self.strip(reel)
         if not 1 <= stop <= len(strip):
             return self._stop_error(reel, stop, len(strip))
-        symbols = list(strip.symbols)
-        removed = symbols.pop(stop - 1)
+        block = set(instance(strip, stop - 1, self._heights()))  # a tall symbol goes as a whole
+        removed = strip.symbols[stop - 1]
+        symbols = [sym for k, sym in enumerate(strip.symbols) if k not in block]
         weights = None
         if strip.weights is not None:
-            weights = list(strip.weights)
-            weights.pop(stop - 1)
-        return self.edit_strip(reel, symbols, weights, f"deleted stop {stop} ({removed})")
+            weights = [w for k, w in enumerate(strip.weights) if k not in block]
+        self.edited[reel] = set()
+        size = f", {len(block)} stops: a tall symbol" if len(block) > 1 else ""
+        return self.edit_strip(reel, symbols, weights, f"deleted stop {stop} ({removed}{size})")
 
     def move_stop(self, reel: int, stop: int, to: int) -> bool:
         """Move stop ``stop`` of reel ``reel`` (with its weight) so it becomes stop ``to``."""

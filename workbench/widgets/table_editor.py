@@ -164,7 +164,7 @@ class TableWeightsEditor(EditorPanel):
         self.estimate_row = W.HBox([self.precision, self.max_seconds, self.seed, self.estimate_button], layout=W.Layout(align_items="center"))
         self.tables_box = W.VBox()
         self._widget = W.VBox([
-            self.title, self.opener, self.toolbar, self.status,
+            self.title, self.opener, self.toolbar, self.save_as_row, self.status,
             self.tables_box,
             W.HTML("<h4 style='margin:8px 0 2px'>RTP (x total bet)</h4>"),
             self.rtp_label, self.feature, self.estimate_row,
