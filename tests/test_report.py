@@ -104,7 +104,8 @@ def test_provenance_hash_is_the_game_file_sha256(run, html):
 
 def test_xlsx_has_one_sheet_per_table(run):
     book = openpyxl.load_workbook(run.xlsx, read_only=True)
-    assert book.sheetnames == list(report.PAR_TABLES)
+    assert book.sheetnames[0] == "Summary"
+    assert {"Combinations", "Strips", "Paytable", "Provenance"} <= set(book.sheetnames)
 
 
 def test_csv_and_par_json_match_the_library(run, sheet):
@@ -258,3 +259,135 @@ def test_every_gallery_game_reports(name, tmp_path):
         assert component in page
     if not game.pays.is_lines:
         assert "Per payline" not in page
+
+
+# ---------------------------------------------------------------------------
+# a report a test lab would sign (issue 14): formatting, stake, checks, alt text, max win
+# ---------------------------------------------------------------------------
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+
+
+def _text(fragment: str) -> str:
+    import html as _html
+
+    return _html.unescape(re.sub(r"<[^>]+>", " ", fragment))
+
+
+def _section(html: str, title: str) -> str:
+    """The HTML from the <h2> whose text starts with ``title`` to the next <h2>."""
+    parts = re.split(r"(?=<h2[ >])", html)
+    found = [p for p in parts if _text(p[:p.find("</h2>")]).strip().startswith(title)]
+    assert found, f"no section {title!r}"
+    return found[0]
+
+
+def _table_after(html: str, caption: str) -> str:
+    i = html.index(caption)
+    return html[i:html.index("</table>", i)]
+
+
+def _cells(html: str) -> list[str]:
+    return [_text(c).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", html, re.S)]
+
+
+def test_tables_have_no_scientific_notation_literals_or_library_names(html):
+    tables = re.findall(r"<table.*?</table>", html, re.S)
+    assert tables
+    text = " ".join(_text(t) for t in tables)
+    assert not re.search(r"\d\.\d+e[-+]\d\d", text), re.search(r".{40}\d\.\d+e[-+]\d\d.{10}", text)
+    cells = [c for t in tables for c in _cells(t)]
+    assert not [c for c in cells if "{" in c or "[" in c]
+    assert "ParSheet.to_dict" not in html
+    assert not re.search(r"\b1 credits\b", _text(html))
+    for t in tables:  # one header row: no index-name row
+        head = re.search(r"<thead>(.*?)</thead>", t, re.S)
+        assert head and head.group(1).count("<tr") == 1
+    assert re.search(r"\b28,800\b", text)  # counts with thousands separators, exact
+    assert "every line (all 10)" in text  # 10 identical payline rows shown as one
+
+
+def test_key_figures_state_the_stake_and_unit(html):
+    key = _text(_section(html, "Key figures"))
+    assert "stake (total bet)" in key and "x total bet" in key
+    assert "no figure depends on the stake" in key  # classic_tens: no cap, no jackpot
+
+
+def test_key_figures_name_the_reference_stake_of_a_capped_game():
+    game = workbench.load_game("bier_haus_oktober_fest")
+    sheet = par(game, full_cycle=False)
+    est = report.rtp_estimate(game, 0.05, SEED)
+    key = report.key_figures(sheet, est)
+    stake = report.tables.stake_text(est.model, game)
+    assert stake == "45 GBP"
+    assert key.loc["stake (total bet)"].str.startswith("45 GBP").all()
+    dependent = [label for label in key.index if label.startswith(("RTP", "max win", "std", "volatility", "jackpot"))]
+    assert dependent and all(label.endswith("at stake 45 GBP") for label in dependent)
+    assert "cap" in key.loc["max win (x total bet) at stake 45 GBP", "whole game (exact + conditional)"]
+    shown = report.tables.feature_parameters(game)
+    assert not shown["value"].str.contains(r"[{\[]").any()
+    assert shown["value"].str.contains("Epic").any()
+
+
+def test_simulation_check_has_a_threshold_and_says_when_it_is_too_small(html):
+    sim = _text(_table_after(html, "Simulation against the exact"))
+    assert "|z| <= 3" in sim
+    assert f"not a meaningful check at {SPINS:,} spins" in sim  # 100,000 spins: ± 2.5 % resolution
+    assert "consistent" not in sim
+
+
+def test_session_bands_are_never_negative(html):
+    bands = _text(_table_after(html, "RTP bands after n spins"))
+    assert "quantiles of" in bands and "1,000" in bands
+    assert not re.search(r"[-−]\s*\d+(\.\d+)?\s*%", bands)
+
+
+def test_every_figure_has_alt_text(html):
+    images = re.findall(r"<img\b[^>]*>", html)
+    assert len(images) >= 6
+    for img in images:
+        alt = re.search(r'\balt="([^"]*)"', img)
+        assert alt and alt.group(1).strip() and "No description" not in alt.group(1), img[:200]
+
+
+def test_max_win_section_has_the_theoretical_maximum_and_odds(html):
+    text = _text(_section(html, "10. Max win"))
+    assert "theoretical max win" in text and "175x total bet" in text
+    assert re.search(r"odds of the base-game max win\s+1 in [\d,.]+ spins", text)
+    assert re.search(r"largest win simulated\s+[\d,.]+x total bet, seen [\d,]+ times? in 100,000 rounds \(1 in [\d,]+ rounds\)",
+                     text)
+
+
+def test_screenshot_of_every_section(run, html, tmp_path_factory):
+    """One PNG per <h2> section of the HTML report, rendered in Debian's chromium (skipped without it)."""
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium does not exist: install Debian's chromium package to take the screenshots")
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    shots = tmp_path_factory.mktemp("reports") / "screenshots"
+    shots.mkdir()
+    sections = len(re.findall(r"<h2[ >]", html))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(run.html.resolve().as_uri(), wait_until="load")
+            boxes = page.evaluate("""() => {
+                const hs = [...document.querySelectorAll('h2')];
+                const end = document.documentElement.scrollHeight;
+                return hs.map((h, i) => {
+                    const top = h.getBoundingClientRect().top + window.scrollY;
+                    const next = i + 1 < hs.length ? hs[i + 1].getBoundingClientRect().top + window.scrollY : end;
+                    return {title: h.innerText, y: top, height: Math.max(1, Math.min(next - top, 16000))};
+                });
+            }""")
+            assert len(boxes) == sections >= 10
+            for i, box in enumerate(boxes, start=1):
+                slug = re.sub(r"[^a-z0-9]+", "_", box["title"].lower()).strip("_")[:40]
+                page.screenshot(path=str(shots / f"{i:02d}_{slug}.png"), full_page=True,
+                                clip={"x": 0, "y": box["y"], "width": 1280, "height": box["height"]})
+        finally:
+            browser.close()
+    written = sorted(shots.glob("*.png"))
+    assert len(written) == sections
+    assert all(p.read_bytes().startswith(b"\x89PNG") and p.stat().st_size > 1000 for p in written)

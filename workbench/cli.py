@@ -340,7 +340,9 @@ def cmd_par(args) -> int:
             out = Path(args.xlsx) / f"{Path(game.path).stem}_par.xlsx" if into_folder else Path(args.xlsx)
             if into_folder:
                 check_output_file(str(out))
-            sheet.to_excel(out)
+            from .report.workbook import write_par_workbook
+
+            write_par_workbook(out, game, sheet)
         if args.json:
             results.append(sheet.to_dict())
         else:

@@ -911,7 +911,13 @@ class ParSheet:
         }
 
     def to_excel(self, path) -> None:
-        """Write every table to an .xlsx workbook, one sheet per table."""
+        """Write every table to an .xlsx workbook, one sheet per table, as raw DataFrames.
+
+        For the formatted PAR workbook labs exchange (Summary with the whole-game
+        RTP and every mode, human headers, number formats, exact counts, strips,
+        paytable, provenance) use :func:`workbench.report.workbook.write_par_workbook`
+        (``workbench par --xlsx`` and the report write that one).
+        """
         with pd.ExcelWriter(path, engine="openpyxl") as writer:
             self.summary.to_frame().to_excel(writer, sheet_name="summary")
             self.symbol_counts.to_excel(writer, sheet_name="symbol_counts")

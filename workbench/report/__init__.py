@@ -16,7 +16,7 @@ game file, ``seed``, ``spins`` and ``precision`` (all randomness is seeded),
 so the same inputs give identical tables and JSON.
 """
 
-from . import files, formats, pipeline, tables
+from . import files, formats, pipeline, tables, workbook
 from .defaults import (
     BAND_CONFIDENCES,
     BAND_SPINS,
@@ -46,6 +46,7 @@ from .pipeline import (
     report_game_file,
 )
 from .provenance import game_stem, provenance, provenance_table, sha256_file, title_html
+from .workbook import write_par_workbook
 from .tables import (
     band_table,
     combinations_table,
@@ -183,4 +184,5 @@ __all__ = [
     "triggers_table",
     "volatility_table",
     "write_outputs",
+    "write_par_workbook",
 ]

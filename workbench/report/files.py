@@ -70,11 +70,19 @@ def output_paths(out_dir, stem: str) -> dict:
     }
 
 
-def write_outputs(out_dir, game, sheet, data: dict) -> dict:
-    """Write the PAR sheet (.xlsx, one CSV per table, JSON) and the report's numbers (JSON) into ``out_dir``."""
+def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
+    """Write the PAR sheet (.xlsx workbook, one CSV per table, JSON) and the report's numbers (JSON) into ``out_dir``.
+
+    The workbook (:func:`~workbench.report.workbook.write_par_workbook`) gets the
+    whole-game RTP from ``estimate`` (an ``RtpEstimate``), else from the
+    report's ``data["rtp_estimate"]``, and the report's provenance.
+    """
+    from .workbook import write_par_workbook
+
     paths = output_paths(out_dir, game_stem(game))
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    sheet.to_excel(paths["xlsx"])
+    write_par_workbook(paths["xlsx"], game, sheet, estimate=estimate if estimate is not None else data.get("rtp_estimate"),
+                       provenance=data.get("provenance"))
     for name, df in par_tables(sheet).items():
         df.to_csv(paths["csv"][name], index=name in ("summary", "symbol_counts", "per_line"))
     paths["par_json"].write_text(to_json(sheet.to_dict()), encoding="utf-8")
@@ -85,9 +93,10 @@ def write_outputs(out_dir, game, sheet, data: dict) -> dict:
 def files_table(paths: dict) -> pd.DataFrame:
     """The data files written by :func:`write_outputs` (names only)."""
     rows = [{"file": paths[k].name, "contents": what} for k, what in (
-        ("xlsx", "PAR sheet, one worksheet per table"), ("par_json", "PAR sheet summary (ParSheet.to_dict)"),
-        ("report_json", "every number of this report"))]
-    rows += [{"file": p.name, "contents": f"PAR sheet table {name}"} for name, p in paths["csv"].items()]
+        ("xlsx", "PAR workbook: summary (whole game and every mode), one sheet per table, strips, paytable, provenance"),
+        ("par_json", "PAR sheet: every figure and table (JSON)"),
+        ("report_json", "every number of this report (JSON)"))]
+    rows += [{"file": p.name, "contents": f"PAR sheet table: {name.replace('_', ' ')} (CSV)"} for name, p in paths["csv"].items()]
     return _frame(rows, "file")
 
 

@@ -47,6 +47,31 @@ def fmt_num(x, digits: int = 4) -> str:
     return f"{x:,.{digits}f}" if _finite(x) else "n/a"
 
 
+def fmt_prob(p, digits: int = 5) -> str:
+    """A probability as a plain decimal with ``digits`` significant digits, never in scientific
+    notation: ``7.8982e-07 -> "0.00000078982"``, ``0 -> "0"``."""
+    if not _finite(p):
+        return "n/a"
+    if p == 0:
+        return "0"
+    return np.format_float_positional(float(p), precision=digits, unique=False, fractional=False, trim="-")
+
+
+def fmt_count(n, unit: str, plural: str | None = None) -> str:
+    """A count with its unit, singular or plural: ``1 credit``, ``10 credits``, ``1,000 spins``."""
+    if not _finite(n):
+        return f"n/a {plural or unit + 's'}"
+    text = f"{int(n):,}" if float(n).is_integer() else f"{n:,g}"
+    return f"{text} {unit if float(n) == 1 else (plural or unit + 's')}"
+
+
+def fmt_money(x) -> str:
+    """An amount of credits or currency with thousands separators and no needless decimals: ``15000 -> "15,000"``, ``0.75 -> "0.75"``."""
+    if not _finite(x):
+        return "n/a"
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.6f}".rstrip("0").rstrip(".")
+
+
 def _frame(rows: list[dict], index: str | list | None = None) -> pd.DataFrame:
     df = pd.DataFrame(rows)
     if index is not None and len(df):

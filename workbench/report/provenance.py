@@ -13,6 +13,7 @@ import pandas as pd
 
 from .. import __version__
 from ..io import render_text
+from .formats import fmt_money
 from .tables import report_stakes
 
 
@@ -60,10 +61,26 @@ def provenance(game, *, seed: int, spins: int, precision: float, stakes=None) ->
     }
 
 
+def _provenance_value(key: str, v) -> str:
+    """A provenance value as text: thousands separators, the precision also in percent, no Python literals."""
+    if isinstance(v, list):
+        return ", ".join(fmt_money(float(s)) for s in v) or "none (the game's stake ladder, if any)"
+    if v is None:
+        return "-"
+    if key == "precision":
+        return f"{v:g} (± {100 * v:.3f} % of the total bet, 95 %)"
+    if key == "spins":
+        return f"{int(v):,} rounds"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
 def provenance_table(prov: dict) -> pd.DataFrame:
-    labels = {"game_sha256": "game file SHA-256", "workbench_version": "workbench version", "game_file": "game file"}
-    rows = [(labels.get(k, k.replace("_", " ")),
-             (", ".join(f"{float(s):g}" for s in v) or "none") if isinstance(v, list) else str(v)) for k, v in prov.items()]
+    labels = {"game_sha256": "game file SHA-256", "workbench_version": "workbench version", "game_file": "game file",
+              "spins": "simulated rounds", "precision": "RTP precision (95 % half-width)",
+              "stakes": "stake levels reported"}
+    rows = [(labels.get(k, k.replace("_", " ")), _provenance_value(k, v)) for k, v in prov.items()]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
 
 

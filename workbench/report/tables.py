@@ -26,7 +26,11 @@ from .defaults import (
     SESSIONS,
     STAKE_PRECISION_FACTOR,
 )
-from .formats import _finite, _frame, fmt_ci, fmt_num, fmt_one_in, fmt_pct, fmt_x
+from .formats import _finite, _frame, fmt_ci, fmt_count, fmt_money, fmt_num, fmt_one_in, fmt_pct, fmt_prob, fmt_x
+
+AGREEMENT_Z = 3.0  # |z| <= 3: the simulation agrees with the exact + conditional RTP
+CHECK_RTP = 0.01  # the RTP error (1 % of the total bet) a meaningful simulation check must be able to detect
+BAND_SIMULATION_DRAWS = 20_000_000  # session spins simulated for the RTP bands (normal theory beyond that)
 
 
 # ---------------------------------------------------------------------------
@@ -97,7 +101,7 @@ def _trigger_text(game, t) -> str:
 def game_overview(game) -> pd.DataFrame:
     """What the game is: file, rules module, grid, bet model, modes, features (one row per item)."""
     bet = game.bet
-    stakes = ", ".join(f"{float(s):g}" for s in bet.stakes) + (f" {bet.currency}" if bet.currency else "") if bet.stakes else "-"
+    stakes = ", ".join(fmt_money(float(s)) for s in bet.stakes) + (f" {bet.currency}" if bet.currency else "") if bet.stakes else "-"
     rows = [
         ("name", game.name),
         ("description", game.description or "-"),
@@ -108,8 +112,8 @@ def game_overview(game) -> pd.DataFrame:
                  + (" (the most; heights drawn per spin)" if game.heights else "")),
         ("pays", pay_rule_text(game)),
         *([("paylines", f"{len(game.paylines)}")] if game.pays.is_lines else []),
-        ("total bet", f"{float(bet.cost):g} credits x bet multiplier"),
-        ("line bet", f"{float(bet.line_bet):g} credits x bet multiplier (line pays x {bet.line_pay_unit.replace('_', ' ')})"),
+        ("total bet", f"{fmt_count(float(bet.cost), 'credit')} x bet multiplier"),
+        ("line bet", f"{fmt_count(float(bet.line_bet), 'credit')} x bet multiplier (line pays x {bet.line_pay_unit.replace('_', ' ')})"),
         ("stake ladder", stakes),
         ("modes", ", ".join(game.modes)),
         ("strip sets", ", ".join(f"{s.name} ({s.mode}, weight {s.weight})" for s in game.strip_sets.values())),
@@ -132,7 +136,7 @@ def symbol_table(game) -> pd.DataFrame:
             "height (rows)": s.height,
             "reels": ", ".join(map(str, s.reels)) if s.reels else "all",
             "max visible per reel": s.max_visible if s.max_visible is not None else "-",
-            "line pays": ", ".join(f"{k}: {float(v):g}" for k, v in sorted(pays.items())) or "-",
+            "line pays": ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(pays.items())) or "-",
         })
     return _frame(rows, "symbol")
 
@@ -144,7 +148,7 @@ def paytable_table(game) -> pd.DataFrame:
     for name, pays in game.paytable.items():
         row = {"symbol": name}
         for k in counts:
-            row[f"{k} of a kind"] = f"{float(pays[k]):g}" if k in pays else ""
+            row[f"{k} of a kind"] = fmt_money(float(pays[k])) if k in pays else ""
         rows.append(row)
     df = _frame(rows, "symbol")
     return df.loc[:, (df != "").any(axis=0)] if len(df) else df
@@ -159,7 +163,7 @@ def scatter_table(game) -> pd.DataFrame:
             "symbols": ", ".join(g.symbols),
             "counting": g.counting.replace("_", " "),
             "visibility": g.visibility,
-            "pays": ", ".join(f"{k}: {float(v):g}" for k, v in sorted(g.pays.items())) or "-",
+            "pays": ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(g.pays.items())) or "-",
             "unit": "x " + g.unit.replace("_", " "),
         })
     return _frame(rows, "scatter group")
@@ -173,11 +177,20 @@ def feature_parameters(game) -> pd.DataFrame:
     declared = t.params if t else {}
     rows = []
 
-    def plain(v):
+    def plain(v, top=True):
+        """A parameter value in words: no Python literals, thousands separators."""
         if isinstance(v, dict) or hasattr(v, "items"):
-            return "{" + ", ".join(f"{k}: {plain(x)}" for k, x in v.items()) + "}"
+            items = dict(v.items())
+            name = items.pop("name", None)
+            text = ", ".join(f"{plain(k, False)}: {plain(x, False)}" if not isinstance(k, str) or k.isdigit()
+                             else f"{k.replace('_', ' ')} {plain(x, False)}" for k, x in items.items())
+            return f"{name} ({text})" if name is not None else text
         if isinstance(v, (list, tuple)):
-            return "[" + ", ".join(plain(x) for x in v) + "]"
+            return "; ".join(plain(x, False) for x in v) if v else "none"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (int, float)):
+            return fmt_money(v)
         return str(v)
 
     for name, value in game.features.items():
@@ -262,30 +275,58 @@ def round_distribution(sheet, est, sim):
 # ---------------------------------------------------------------------------
 # tables of results
 # ---------------------------------------------------------------------------
+def stake_text(model, game=None) -> str:
+    """The stake (total bet in currency) the figures hold at, or "" when nothing depends on the stake."""
+    stake = getattr(model, "stake", None)
+    if stake is None:
+        return ""
+    currency = getattr(getattr(game, "bet", None), "currency", "") if game is not None else ""
+    return f"{fmt_money(float(stake))}{' ' + currency if currency else ''}"
+
+
 def key_figures(sheet, est, sim=None) -> pd.DataFrame:
-    """Headline numbers: exact base game, whole game (exact + conditional), simulation."""
+    """Headline numbers: exact base game, whole game (exact + conditional), simulation.
+
+    Amounts are x total bet; figures that depend on the stake (a max-win cap
+    in currency, jackpots) say the stake they hold at.
+    """
+    game = sheet.game
+    stake = stake_text(est.model, game)
+    at = f" at stake {stake}" if stake else ""
+    cap = est.model.cap_total_bets
+
     def column(stats, rtp_ci, jackpot):
         return {
-            "RTP": fmt_pct(stats.rtp),
-            "RTP ± (95 %)": fmt_ci(rtp_ci),
-            "jackpot RTP": fmt_pct(jackpot),
+            "stake (total bet)": (f"{stake} (the reference stake)" if stake else "any (no figure depends on the stake)"),
+            f"RTP{at}": fmt_pct(stats.rtp),
+            f"RTP ± (95 %){at}": fmt_ci(rtp_ci),
+            f"jackpot RTP{at}": fmt_pct(jackpot),
             "hit frequency": fmt_pct(stats.hit_frequency, 2),
             "hit rate": fmt_one_in(stats.hit_frequency),
-            "std (x total bet)": fmt_num(stats.std),
-            "volatility index 90 %": fmt_num(stats.volatility_index(0.90)),
-            "volatility index 95 %": fmt_num(stats.volatility_index(0.95)),
-            "max win": fmt_x(stats.max_win),
+            f"std (x total bet){at}": fmt_num(stats.std),
+            f"volatility index 90 % (x total bet){at}": fmt_num(stats.volatility_index(0.90)),
+            f"volatility index 95 % (x total bet){at}": fmt_num(stats.volatility_index(0.95)),
+            f"max win (x total bet){at}": fmt_x(stats.max_win),
         }
 
+    mw = f"max win (x total bet){at}"
     data = {"exact base game": column(sheet, 0.0, 0.0),
             "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}
+    data["exact base game"][mw] = f"{fmt_x(sheet.max_win)} (exact maximum)"
     if not getattr(sheet, "max_win_exact", True):
-        data["exact base game"]["max win"] = f"{fmt_x(sheet.max_win)} to {fmt_x(sheet.max_win_upper)} (search stopped)"
-    if any(s.samples for s in est.strata):
-        data["whole game (exact + conditional)"]["max win"] = f"{fmt_x(est.max_win)} (largest known)"
+        data["exact base game"][mw] = f"{fmt_x(sheet.max_win)} to {fmt_x(sheet.max_win_upper)} (search stopped)"
+    whole = data["whole game (exact + conditional)"]
+    if cap:
+        whole[mw] = f"{fmt_x(cap)} (the cap; largest known {fmt_x(est.max_win)})"
+    elif any(s.samples for s in est.strata):
+        whole[mw] = f"not bounded (no cap); largest known {fmt_x(est.max_win)}"
+    else:
+        whole[mw] = data["exact base game"][mw]
     if sim is not None:
-        data[f"simulated ({sim.spins:,} rounds)"] = column(sim, sim.rtp_ci95, sim.jackpot_rtp)
-        data[f"simulated ({sim.spins:,} rounds)"]["max win"] = f"{fmt_x(sim.max_win)} (largest seen)"
+        label = f"simulated ({sim.spins:,} rounds)"
+        data[label] = column(sim, sim.rtp_ci95, sim.jackpot_rtp)
+        odds = f", 1 in {sim.spins / sim.max_win_count:,.0f} rounds" if sim.max_win_count else ""
+        data[label][mw] = f"{fmt_x(sim.max_win)} (largest seen{odds})"
     df = pd.DataFrame(data)
     df.index.name = "figure"
     return df
@@ -299,10 +340,10 @@ def combinations_table(sheet) -> pd.DataFrame:
     ways = {"ways per hit": [f"{w:,.4f}" for w in c["ways_per_hit"]]} if "ways_per_hit" in c else {}
     return pd.DataFrame({
         "combination": c["combination"],
-        f"pay (x {unit}{' per way' if ways else ''})": [f"{p:g}" for p in c["pay"]],
+        f"pay (x {unit}{' per way' if ways else ''})": [fmt_money(p) for p in c["pay"]],
         **ways,
         "hits": [f"{h:,}" for h in c["hits"]],
-        "probability": [f"{p:.4e}" for p in c["probability"]],
+        "probability": [fmt_prob(p) for p in c["probability"]],
         "1 in": [fmt_num(x, 2) for x in c["one_in"]],
         "RTP": [fmt_pct(x) for x in c["rtp"]],
         "share of RTP": [fmt_pct(x, 2) for x in c["rtp_share"]],
@@ -317,9 +358,9 @@ def scatter_pays_table(sheet) -> pd.DataFrame:
     return pd.DataFrame({
         "scatter": s["scatter"],
         "count": s["count"],
-        "pay": [f"{p:g} x {u.replace('_', ' ')}" for p, u in zip(s["pay"], s["unit"])],
+        "pay": [f"{fmt_money(p)} x {u.replace('_', ' ')}" for p, u in zip(s["pay"], s["unit"])],
         "hits": [f"{h:,}" for h in s["hits"]],
-        "probability": [f"{p:.4e}" for p in s["probability"]],
+        "probability": [fmt_prob(p) for p in s["probability"]],
         "1 in": [fmt_num(x, 2) for x in s["one_in"]],
         "RTP": [fmt_pct(x) for x in s["rtp"]],
         "share of RTP": [fmt_pct(x, 2) for x in s["rtp_share"]],
@@ -332,7 +373,7 @@ def triggers_table(sheet) -> pd.DataFrame:
     if not len(t):
         return pd.DataFrame()
     out = pd.DataFrame({"trigger": t["trigger"], "condition": [f"{m}+ {s}" for m, s in zip(t["min_count"], t["scatter"])],
-                        "hits": [f"{h:,}" for h in t["hits"]], "probability": [f"{p:.4e}" for p in t["probability"]],
+                        "hits": [f"{h:,}" for h in t["hits"]], "probability": [fmt_prob(p) for p in t["probability"]],
                         "1 in": [fmt_num(x, 2) for x in t["one_in"]]})
     if "line_probability" in t:
         out["1 in per line"] = [fmt_num(x, 2) if math.isfinite(x) else "-" for x in t["line_one_in"]]
@@ -399,7 +440,7 @@ def bonus_awards_table(sheet) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame()
     t = pd.concat(frames)
-    return pd.DataFrame({"trigger": t["trigger"], "award": [f"{x:g} x {u.replace('_', ' ')}" for x, u in zip(t["award"], t["unit"])],
+    return pd.DataFrame({"trigger": t["trigger"], "award": [f"{fmt_money(x)} x {u.replace('_', ' ')}" for x, u in zip(t["award"], t["unit"])],
                          "weight": [f"{w:,}" for w in t["weight"]], "probability": [fmt_pct(x, 2) for x in t["probability"]],
                          "share of the bonus RTP": [fmt_pct(x, 2) for x in t["bonus_rtp_share"]]}).set_index("trigger")
 
@@ -407,17 +448,25 @@ def bonus_awards_table(sheet) -> pd.DataFrame:
 def prize_table(sheet) -> pd.DataFrame:
     """Prize structure: probability, 1 in N, share of hits and of pays by win level (x total bet)."""
     p = sheet.prize_structure
-    return pd.DataFrame({"level": p["level"], "probability": [f"{x:.4e}" for x in p["probability"]],
-                         "1 in": [fmt_num(x, 2) for x in p["one_in"]], "% of hits": [f"{x:.3f}" for x in p["hits_pct"]],
+    return pd.DataFrame({"level": p["level"], "probability": [fmt_prob(x) for x in p["probability"]],
+                         "1 in": [fmt_num(n, 2) if x > 0 else "never" for x, n in zip(p["probability"], p["one_in"])], "% of hits": [f"{x:.3f}" for x in p["hits_pct"]],
                          "% of pays": [f"{x:.3f}" for x in p["pays_pct"]], "basis": p["basis"]}).set_index("level")
 
 
 def per_line_table(sheet) -> pd.DataFrame:
     """Per payline: RTP of one line bet (x line bet), hit frequency, std and volatility (x line bet)."""
     p = sheet.per_line
-    return pd.DataFrame({"rows": p["rows"], "RTP (x line bet)": [fmt_pct(x) for x in p["rtp"]],
-                         "hit frequency": [fmt_pct(x, 2) for x in p["hit_frequency"]], "std": [fmt_num(x) for x in p["std"]],
-                         "VI 90 %": [fmt_num(x) for x in p["volatility_index_90"]]}, index=p.index)
+    df = pd.DataFrame({"line": [str(i) for i in p.index], "rows": p["rows"], "RTP (x line bet)": [fmt_pct(x) for x in p["rtp"]],
+                       "hit frequency": [fmt_pct(x, 2) for x in p["hit_frequency"]],
+                       "std (x line bet)": [fmt_num(x) for x in p["std"]],
+                       "VI 90 % (x line bet)": [fmt_num(x) for x in p["volatility_index_90"]]})
+    figures = df.drop(columns=["line", "rows"])
+    if len(df) > 1 and (figures.nunique() == 1).all():  # every line pays alike: one row
+        one = df.iloc[[0]].copy()
+        one["line"] = f"every line (all {len(df):,})"
+        one["rows"] = "any"
+        df = one
+    return df.set_index("line")
 
 
 def component_table(est) -> pd.DataFrame:
@@ -442,7 +491,7 @@ def strata_table(est) -> pd.DataFrame:
 
     States that cannot occur (probability 0) are left out.
     """
-    rows = [{"trigger state": s.name, "probability": f"{s.probability:.4e}", "1 in": fmt_one_in(s.probability),
+    rows = [{"trigger state": s.name, "probability": fmt_prob(s.probability), "1 in": fmt_one_in(s.probability),
              "mean extra win": fmt_x(s.mean_extra, 4) if _finite(s.mean_extra) else "n/a",
              "± (95 %)": fmt_num(s.ci95), "RTP contribution": fmt_pct(s.contribution) if _finite(s.contribution) else "n/a",
              "rounds simulated": f"{s.samples:,}"} for s in est.strata if s.probability > 0]
@@ -453,10 +502,10 @@ def stake_table(stake_results: dict) -> pd.DataFrame:
     """RTP at each stake level (currency) with 95 % half-width, jackpot RTP and max win."""
     rows = []
     for stake, e in stake_results.items():
-        rows.append({"stake": f"{float(stake):g}", "RTP": fmt_pct(e.rtp), "± (95 %)": fmt_ci(e.rtp_ci95),
+        rows.append({"stake (total bet)": fmt_money(float(stake)), "RTP": fmt_pct(e.rtp), "± (95 %)": fmt_ci(e.rtp_ci95),
                      "game RTP": fmt_pct(e.game_rtp), "jackpot RTP": fmt_pct(e.jackpot_rtp),
-                     "max win cap": fmt_x(e.model.cap_total_bets) if e.model.cap_total_bets else "-"})
-    return _frame(rows, "stake")
+                     "max win cap (x total bet)": fmt_x(e.model.cap_total_bets) if e.model.cap_total_bets else "-"})
+    return _frame(rows, "stake (total bet)")
 
 
 def volatility_table(sheet, est) -> pd.DataFrame:
@@ -471,32 +520,93 @@ def volatility_table(sheet, est) -> pd.DataFrame:
     return _frame(rows, "")
 
 
-def band_table(stats, spins=BAND_SPINS, confidences=BAND_CONFIDENCES) -> pd.DataFrame:
-    """RTP confidence bands ``rtp ± VI(c)/sqrt(n)`` after n spins, for each confidence c."""
+def session_rtp_quantiles(source, n: int, qs, sessions: int = SESSIONS, seed: int = DEFAULT_SEED) -> np.ndarray:
+    """Quantiles ``qs`` of the RTP over ``n`` spins, from ``sessions`` simulated sessions (seeded)."""
+    from ..plots import sample_wins
+
+    rng = np.random.default_rng([seed, n])
+    chunk = max(1, min(sessions, 2_000_000 // max(n, 1)))
+    means = []
+    done = 0
+    while done < sessions:
+        k = min(chunk, sessions - done)
+        means.append(sample_wins(source, (k, n), rng).mean(axis=1))
+        done += k
+    return np.quantile(np.concatenate(means), qs)
+
+
+def band_table(stats, spins=BAND_SPINS, confidences=BAND_CONFIDENCES, source=None, sessions: int = SESSIONS,
+               seed: int = DEFAULT_SEED, budget: int = BAND_SIMULATION_DRAWS) -> pd.DataFrame:
+    """RTP bands after n spins for each confidence c.
+
+    Where the normal approximation ``rtp ± VI(c)/sqrt(n)`` is poor (few
+    spins: the win distribution is skewed, the band can even go below 0), the
+    band is the central quantiles of ``sessions`` simulated sessions of n
+    spins drawn from ``source`` (while ``sessions x n`` stays within
+    ``budget``).  A normal band never shows a negative RTP: it is clipped at 0
+    and marked so.
+    """
     rows = []
     for n in spins:
         row = {"spins": f"{n:,}"}
-        for c in confidences:
-            lo, hi = stats.confidence_band(n, c)
-            row[f"{c:.0%} band"] = f"{100 * lo:.2f} % – {100 * hi:.2f} %"
+        normal = {c: stats.confidence_band(n, c) for c in confidences}
+        simulate = source is not None and n * sessions <= budget
+        if simulate:
+            qs = [q for c in confidences for q in ((1 - c) / 2, (1 + c) / 2)]
+            values = session_rtp_quantiles(source, n, qs, sessions, seed)
+        clipped = False
+        for k, c in enumerate(confidences):
+            if simulate:
+                lo, hi = values[2 * k], values[2 * k + 1]
+            else:
+                lo, hi = normal[c]
+                if lo < 0:
+                    lo, clipped = 0.0, True
+            row[f"{c:.0%} band (RTP)"] = f"{100 * max(lo, 0.0):.2f} % – {100 * hi:.2f} %"
+        row["method"] = (f"quantiles of {sessions:,} simulated sessions" if simulate
+                         else "normal theory" + (" (clipped at 0 %)" if clipped else ""))
         rows.append(row)
     return _frame(rows, "spins")
 
 
-def simulation_table(sim, est) -> pd.DataFrame:
-    """Simulation against the exact + conditional estimate: RTP, hit frequency, agreement (z score)."""
+def simulation_check(sim, est, threshold: float = AGREEMENT_Z, detect: float = CHECK_RTP) -> dict:
+    """The simulation against the exact + conditional RTP: difference, z, verdict and whether the
+    simulation is large enough to detect an RTP error of ``detect`` (fraction of the total bet)."""
     diff = sim.rtp - est.rtp
     sigma = math.hypot(sim.rtp_ci95, est.rtp_ci95) / 1.959963984540054
     z = diff / sigma if sigma > 0 else math.nan
+    resolution = threshold * sigma  # the smallest RTP error the check flags
+    meaningful = _finite(resolution) and resolution <= detect
+    std = getattr(sim, "std", math.nan)
+    needed = math.ceil((threshold * std / detect) ** 2) if _finite(std) and std > 0 else None
+    if not meaningful:
+        verdict = (f"not a meaningful check at {sim.spins:,} spins: it can only flag RTP errors larger than "
+                   f"± {100 * resolution:.2f} % (|z| > {threshold:g}); about {needed:,} spins are needed to detect "
+                   f"a {100 * detect:g} % error" if needed else f"not a meaningful check at {sim.spins:,} spins")
+    elif not _finite(z) or abs(z) <= threshold:
+        verdict = f"agrees (|z| = {abs(z):.2f} <= {threshold:g})" if _finite(z) else "agrees (both exact)"
+    else:
+        verdict = f"DISAGREES (|z| = {abs(z):.2f} > {threshold:g}): check the game and the simulation"
+    return {"difference": diff, "z": z, "resolution": resolution, "meaningful": meaningful, "spins_needed": needed,
+            "verdict": verdict}
+
+
+def simulation_table(sim, est) -> pd.DataFrame:
+    """Simulation against the exact + conditional estimate: RTP, hit frequency, agreement (z score, |z| <= 3)."""
+    check = simulation_check(sim, est)
+    diff, z = check["difference"], check["z"]
+    capped = round(sim.cap_fraction * sim.spins)
     rows = [
         ("rounds simulated", f"{sim.spins:,}"),
         ("seed", str(sim.seed)),
         ("simulated RTP", f"{fmt_pct(sim.rtp)} {fmt_ci(sim.rtp_ci95)}"),
         ("exact + conditional RTP", f"{fmt_pct(est.rtp)} {fmt_ci(est.rtp_ci95)}"),
         ("difference", f"{100 * diff:+.4f} % (z = {z:+.2f})" if _finite(z) else f"{100 * diff:+.4f} %"),
-        ("agreement", "consistent (|z| < 3)" if not _finite(z) or abs(z) < 3 else "CHECK: |z| >= 3"),
+        ("agreement threshold", f"|z| <= {AGREEMENT_Z:g} (a true game disagrees by chance about 1 in 370 runs)"),
+        ("smallest RTP error the check detects", f"± {100 * check['resolution']:.2f} %" if _finite(check["resolution"]) else "n/a"),
+        ("agreement", check["verdict"]),
         ("simulated hit frequency", fmt_pct(sim.hit_frequency, 2)),
-        ("rounds reaching the max-win cap", f"{sim.cap_fraction:.3g}"),
+        ("rounds reaching the max-win cap", f"{capped:,} of {sim.spins:,}" + (f" (1 in {sim.spins / capped:,.0f})" if capped else "")),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
 
@@ -541,23 +651,47 @@ def exceedance_table(sheet, sim, levels=EXCEEDANCE_LEVELS) -> pd.DataFrame:
 
 
 def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
-    """Max win analysis (x total bet): exact base-game maximum and its odds, cap, largest wins seen."""
+    """Max win analysis (x total bet): the theoretical maximum (exact base game, cap), how it is
+    reached, its odds, and the largest win seen in the simulation with its odds."""
+    game = sheet.game
+    stake = stake_text(est.model, game)
+    at = f" at stake {stake}" if stake else ""
+    cap = est.model.cap_total_bets
+    features = any(s.samples for s in est.strata) or any(s.probability > 0 for s in est.strata)
     if getattr(sheet, "max_win_exact", True):
-        rows = [("exact base-game max win", fmt_x(sheet.max_win))]
+        base = f"{fmt_x(sheet.max_win)} total bet (exact: the largest win of one base-game spin over every stop combination)"
     else:
-        rows = [("exact base-game max win", f"at least {fmt_x(sheet.max_win)}, at most {fmt_x(sheet.max_win_upper)} "
-                 "(the search stopped at its budget)")]
+        base = (f"at least {fmt_x(sheet.max_win)}, at most {fmt_x(sheet.max_win_upper)} total bet "
+                "(the exact search stopped at its budget)")
+    rows = [("exact base-game max win", base)]
     if sheet.distribution is not None:
         p = sheet.distribution.pmf(sheet.max_win)
-        rows.append(("odds of the base-game max win", fmt_one_in(p)))
+        d = sheet.distribution
+        hits = int(d.hits[-1]) if len(d.hits) and d.max_win == sheet.max_win else None
+        rows.append(("odds of the base-game max win", f"{fmt_one_in(p)} spins"
+                     + (f" ({fmt_count(hits, 'stop combination')} of {d.cycle:,} in the cycle)" if hits else "")))
     elif getattr(sheet, "distribution_note", None):
         rows.append(("exact base-game distribution", sheet.distribution_note))
-    cap = est.model.cap_total_bets
-    rows.append(("max-win cap", fmt_x(cap) if cap else "none"))
-    rows.append(("largest win in the RTP estimate", fmt_x(est.max_win)))
+    if cap:
+        money = f" = {cap * float(est.model.stake):,.2f} {game.bet.currency}".rstrip() if est.model.stake else ""
+        rows.append(("max-win cap", f"{fmt_x(cap)} total bet{at}{money}: a round whose wins reach it is paid the cap and ends"))
+        whole = f"{fmt_x(cap)} total bet{at} (the cap bounds every round)"
+    elif not features and not est.jackpot_rtp:
+        whole = f"{fmt_x(sheet.max_win)} total bet (the game is the base game: its exact maximum)"
+    else:
+        whole = (f"not bounded: no cap, and the features can pay more than any analysed round; the largest "
+                 f"known is {fmt_x(est.max_win)} total bet")
+    rows.insert(0, ("theoretical max win (whole game)", whole))
+    if not cap:
+        rows.append(("max-win cap", "none"))
+    rows.append(("largest win in the RTP estimate", f"{fmt_x(est.max_win)} total bet"))
     if sim is not None:
-        rows.append(("largest win simulated", f"{fmt_x(sim.max_win)} ({sim.max_win_count:,} time(s) in {sim.spins:,} rounds)"))
-        rows.append(("rounds capped", f"{sim.cap_fraction:.3g}"))
+        count = sim.max_win_count
+        odds = f"1 in {sim.spins / count:,.0f} rounds" if count else "n/a"
+        rows.append(("largest win simulated", f"{fmt_x(sim.max_win)} total bet, seen {fmt_count(count, 'time')} in "
+                     f"{sim.spins:,} rounds ({odds})"))
+        capped = round(sim.cap_fraction * sim.spins)
+        rows.append(("rounds capped (simulated)", f"{capped:,} of {sim.spins:,}" + (f" (1 in {sim.spins / capped:,.0f})" if capped else "")))
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
 
 
@@ -571,7 +705,8 @@ def session_table(source, spins: int = SESSION_SPINS, bankroll: float = SESSION_
     out = df.loc[marks].copy()
     for col in out.columns:
         out[col] = [fmt_pct(v, 1) if col in ("ahead", "broke") else f"{v:,.1f}" for v in out[col]]
-    out = out.rename(columns={"ahead": "P(ahead)", "broke": "P(broke)"})
+    out = out.rename(columns={"ahead": "P(ahead)", "broke": "P(broke)",
+                              **{c: f"{c[1:]} % of sessions (x total bet)" for c in out.columns if c.startswith("p")}})
     out.index = [f"{n:,}" for n in out.index]
     out.index.name = "after spins"
     return out

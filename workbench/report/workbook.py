@@ -1,0 +1,516 @@
+"""The PAR workbook as labs exchange it: one formatted .xlsx of a game's PAR sheet.
+
+:func:`write_par_workbook` writes, with openpyxl, cell by cell:
+
+* **Summary**: game, file, pay rule, stake convention, the whole-game RTP
+  (exact when the game has no simulated features, else the exact +
+  conditional estimate with its 95 % half-width when one is given, else a
+  note that features need ``workbench rtp``), then one block per mode of the
+  game (RTP, hit frequency, PAR-sheet hit frequency, std, volatility index at
+  90 % and 95 % with z, max win, cycle, triggers), every row with its unit;
+* one sheet per table of the PAR sheet (combinations, symbol counts, per
+  line, scatter pays, triggers, bonus awards, prize structure, awards); a
+  table the game does not have is left out;
+* **Strips** (every strip set, reel by reel, one row per stop), **Paytable**
+  and **Provenance** (reelset file and its SHA-256, workbench version, git
+  commit, the estimate's seed and precision, date).
+
+Numbers keep their value and get a number format (percent with 4 decimals for
+RTP and probabilities, ``#,##0`` for counts, ``#,##0.00`` for "1 in N" and
+amounts); integer counts above 2**53 are written as text with their exact
+digits (a float would lose them), next to the probability.  Header rows are
+bold and frozen, columns fitted to their content.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import math
+import re
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+PERCENT = "0.0000%"
+COUNT = "#,##0"
+AMOUNT = "#,##0.00"
+DECIMAL = "#,##0.0000"
+FINE = "0.000000"
+TEXT = "@"
+EXACT_INT_LIMIT = 2**53  # the largest integer range a float (and so Excel) holds exactly
+FEATURES_NEED_RTP = "base game only; features need `workbench rtp`"
+MAX_WIDTH = 80
+
+_SCIENTIFIC = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)e([+-]\d+)\b")
+
+
+# ---------------------------------------------------------------------------
+# cells
+# ---------------------------------------------------------------------------
+def _plain_text(text: str) -> str:
+    """``text`` with numbers in scientific notation written out (``2e+06`` -> ``2,000,000``)."""
+    def expand(m):
+        value = float(m.group(0))
+        return f"{value:,.0f}" if value >= 1 and value == int(value) else f"{value:,.10f}".rstrip("0").rstrip(".")
+
+    return _SCIENTIFIC.sub(expand, text)
+
+
+def _shown(value, fmt: str | None) -> str:
+    """About what Excel shows for ``value`` in format ``fmt`` (for column widths)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return f"{value:,}"
+    if fmt == PERCENT:
+        return f"{100 * value:,.4f}%"
+    if fmt == COUNT:
+        return f"{value:,.0f}"
+    if fmt == DECIMAL:
+        return f"{value:,.4f}"
+    if fmt == FINE:
+        return f"{value:.6f}"
+    return f"{value:,.2f}"
+
+
+def _cell_value(value, fmt: str | None, inf_text: str):
+    """What goes into a cell and its number format: exact ints, finite floats, text (never a Python literal)."""
+    if value is None:
+        return "-", None
+    if isinstance(value, (bool, np.bool_)):
+        return ("yes" if value else "no"), None
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        if abs(value) > EXACT_INT_LIMIT:
+            return str(value), TEXT  # the exact digits; a float would round them
+        return value, fmt if fmt in (COUNT, AMOUNT, DECIMAL, PERCENT, FINE) else COUNT
+    if isinstance(value, Fraction):
+        value = float(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return "-", None
+        if math.isinf(value):
+            return (inf_text if value > 0 else "-" + inf_text), None
+        return value, fmt or AMOUNT
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value), None
+    return _plain_text(str(value)), None
+
+
+class _Sheet:
+    """One worksheet written row by row: bold frozen header, formats per cell, widths fitted at the end."""
+
+    def __init__(self, book, title: str, headers: list[str]):
+        from openpyxl.styles import Font
+
+        self.ws = book.create_sheet(title)
+        self.bold = Font(bold=True)
+        self.widths = [len(h) for h in headers]
+        self.row = 1
+        for col, header in enumerate(headers, start=1):
+            self.ws.cell(row=1, column=col, value=header).font = self.bold
+        self.ws.freeze_panes = "A2"
+
+    def add(self, values, formats=None, *, bold: bool = False, inf_text: str = "never") -> None:
+        from openpyxl.styles import Alignment
+
+        self.row += 1
+        formats = formats or [None] * len(values)
+        for col, (value, fmt) in enumerate(zip(values, formats), start=1):
+            written, number_format = _cell_value(value, fmt, inf_text)
+            cell = self.ws.cell(row=self.row, column=col, value=written)
+            if number_format == TEXT:
+                cell.number_format = TEXT
+                cell.alignment = Alignment(horizontal="right")
+            elif number_format:
+                cell.number_format = number_format
+            if bold:
+                cell.font = self.bold
+            while len(self.widths) < col:
+                self.widths.append(0)
+            self.widths[col - 1] = max(self.widths[col - 1], len(_shown(written, number_format)))
+
+    def finish(self) -> None:
+        from openpyxl.utils import get_column_letter
+
+        for col, width in enumerate(self.widths, start=1):
+            self.ws.column_dimensions[get_column_letter(col)].width = min(width + 2, MAX_WIDTH)
+
+
+def _table(book, title: str, columns: list[tuple[str, str | None]], rows, inf_text: str = "never") -> None:
+    """A sheet of ``rows`` (lists of values) under ``columns`` (header, number format)."""
+    sheet = _Sheet(book, title, [h for h, _ in columns])
+    formats = [f for _, f in columns]
+    for row in rows:
+        sheet.add(list(row), formats, inf_text=inf_text)
+    sheet.finish()
+
+
+# ---------------------------------------------------------------------------
+# what the numbers are
+# ---------------------------------------------------------------------------
+def whole_game_exactness(game) -> tuple[bool, str]:
+    """Whether the game's whole RTP is the exact base-game RTP, and why (or why not).
+
+    True when the round pays only the base screen's line, ways and scatter
+    wins: no trigger states, no simulated feature components, no jackpots.
+    """
+    from ..errors import WorkbenchError
+    from ..simulate import round_model
+
+    try:
+        model = round_model(game)
+    except WorkbenchError as exc:
+        return False, f"the round model could not be built ({exc})"
+    extra = [c for i, c in enumerate(model.components)
+             if i not in model.exact_components and i not in model.informational_components and not c.startswith("cap")]
+    states = [s.name for s in model.strata if s.probability > 0]
+    if extra or states or model.jackpots:
+        return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
+    return True, "the game pays only base-screen wins, all in the exact PAR"
+
+
+def _estimate_view(estimate):
+    """The figures of an RTP estimate (a :class:`~workbench.simulate.RtpEstimate` or its ``to_dict()``)."""
+    if estimate is None:
+        return None
+    if isinstance(estimate, dict):
+        comps = {k: (v.get("value"), v.get("ci95"), v.get("source")) for k, v in (estimate.get("components") or {}).items()}
+        return SimpleNamespace(rtp=estimate.get("rtp"), ci95=estimate.get("rtp_ci95"), seed=estimate.get("seed"),
+                               precision=estimate.get("precision_target"), samples=estimate.get("samples"),
+                               stake=estimate.get("stake"), jackpot_rtp=estimate.get("jackpot_rtp") or 0.0,
+                               components=comps)
+    comps = {k: (e.value, e.ci95, e.source) for k, e in estimate.components.items()}
+    return SimpleNamespace(rtp=estimate.rtp, ci95=estimate.rtp_ci95, seed=estimate.seed, precision=estimate.precision,
+                           samples=getattr(estimate, "samples", None), stake=estimate.model.stake,
+                           jackpot_rtp=estimate.jackpot_rtp, components=comps)
+
+
+def git_commit() -> str | None:
+    """The commit of the git checkout the package lives in (None when it is not in one)."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = out.stdout.strip()
+    return commit if out.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", commit) else None
+
+
+def _credits(amount) -> str:
+    value = float(amount)
+    return f"{value:,.10g} credit" + ("" if value == 1 else "s")
+
+
+def _unit(name: str) -> str:
+    return "x " + name.replace("_", " ")
+
+
+def _mode_sheets(game, sheet):
+    """The PAR sheet of every mode of the game (``sheet`` for its own mode), or the reason one failed."""
+    from ..errors import WorkbenchError
+    from ..exact import par
+
+    out = {}
+    for mode in game.modes:
+        if mode == sheet.mode:
+            out[mode] = sheet
+            continue
+        try:
+            out[mode] = par(game, mode, full_cycle=False)
+        except WorkbenchError as exc:
+            out[mode] = str(exc)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the sheets
+# ---------------------------------------------------------------------------
+def _summary(book, game, sheet, modes: dict, est) -> None:
+    from ..stats import z_value
+    from .tables import pay_rule_text
+
+    s = _Sheet(book, "Summary", ["Figure", "Value", "Unit / note"])
+    bet = game.bet
+    s.add(["Game", game.name, game.description or ""])
+    s.add(["Reelset file", Path(game.path).name if game.path else "(in memory)", str(game.path or "")])
+    s.add(["Pay rule", pay_rule_text(game), ""])
+    s.add(["Stake convention", "x total bet",
+           f"amounts in multiples of the total bet ({_credits(bet.cost)}); line pays x "
+           f"{bet.line_pay_unit.replace('_', ' ')} (line bet {_credits(bet.line_bet)})"])
+    if bet.stakes:
+        s.add(["Stake ladder", ", ".join(f"{float(x):g}" for x in bet.stakes) + (f" {bet.currency}" if bet.currency else ""), ""])
+    s.add(["Modes", ", ".join(game.modes), ""])
+    s.add(["Tables of mode", sheet.mode, "the mode the table sheets of this workbook describe"])
+
+    s.add(["Whole game", "", ""], bold=True)
+    exact, why = whole_game_exactness(game)
+    base = modes.get("base")
+    base = base if not isinstance(base, str) else None
+    if exact and base is not None:
+        s.add(["Whole-game RTP (exact)", base.rtp, "x total bet; " + why], [None, PERCENT, None])
+    elif est is not None and est.rtp is not None:
+        s.add(["Whole-game RTP (exact + conditional)", est.rtp, "x total bet; exact base game + conditional simulation "
+               "of the features"], [None, PERCENT, None])
+        s.add(["Whole-game RTP 95 % half-width", est.ci95, "x total bet (RTP ± this)"], [None, PERCENT, None],
+              inf_text="not bounded (a state was not sampled)")
+        if est.jackpot_rtp:
+            s.add(["Jackpot RTP", est.jackpot_rtp, "x total bet (included above)"], [None, PERCENT, None])
+        for name, (value, ci, source) in est.components.items():
+            if name.startswith("option:"):
+                continue
+            note = f"x total bet, {source}" + (f", ± {100 * ci:.4f} %" if ci and math.isfinite(ci) else "")
+            s.add([f"Whole-game RTP component {name}", value, note], [None, PERCENT, None])
+    else:
+        s.add(["Whole-game RTP", FEATURES_NEED_RTP, why])
+
+    z90, z95 = z_value(0.90), z_value(0.95)
+    for mode, m in modes.items():
+        s.add([f"Mode {mode}", "", "base game" if mode == "base" else "feature mode"], bold=True)
+        if isinstance(m, str):
+            s.add(["PAR sheet", "not computed", m])
+            continue
+
+        def lab(text, mode=mode):
+            return text if mode == "base" else f"{text}, mode {mode}"
+
+        label = "Base-game RTP (exact)" if mode == "base" else f"RTP of mode {mode} (exact)"
+        s.add([label, m.rtp, "x total bet"], [None, PERCENT, None])
+        s.add([lab("RTP as an exact fraction"), f"{m.rtp_exact.numerator} / {m.rtp_exact.denominator}", "x total bet"])
+        for name, value in m.components.items():
+            s.add([lab(f"RTP {name}"), value, "x total bet"], [None, PERCENT, None])
+        s.add([lab("Hit frequency"), m.hit_frequency, "of spins with any win"], [None, PERCENT, None])
+        s.add([lab("Hit rate"), m.statistics.hit_rate_one_in, "1 in N spins"], [None, AMOUNT, None])
+        s.add([lab("Hit frequency, PAR-sheet convention"), m.par_hit_frequency,
+               "each line, ways or scatter win on a spin counted as a hit"], [None, PERCENT, None])
+        s.add([lab("Standard deviation"), m.std, "x total bet, per spin"], [None, DECIMAL, None])
+        s.add([lab("Volatility index 90 %"), m.volatility_index(0.90), f"z = {z90:.4f} x std (x total bet)"],
+              [None, DECIMAL, None])
+        s.add([lab("Volatility index 95 %"), m.volatility_index(0.95), f"z = {z95:.4f} x std (x total bet)"],
+              [None, DECIMAL, None])
+        if m.max_win_exact:
+            s.add([lab("Max win"), m.max_win, "x total bet (exact)"], [None, AMOUNT, None])
+        else:
+            s.add([lab("Max win (largest found)"), m.max_win, f"x total bet; at most {m.max_win_upper:,.2f}"],
+                  [None, AMOUNT, None])
+        cycle = int(m.cycle)
+        s.add([lab("Cycle"), cycle, "weighted window combinations of one spin"
+               + (" (exact digits, as text: above 2^53)" if cycle > EXACT_INT_LIMIT else "")], [None, COUNT, None])
+        for name in game.triggers:
+            p = m.trigger_probability(name)
+            s.add([lab(f"Trigger {name}"), 1 / p if p else math.inf, "1 in N spins"], [None, AMOUNT, None])
+        for i, note in enumerate(m.notes, start=1):
+            s.add([lab(f"Note {i}"), note, ""])
+    s.finish()
+
+
+def _combinations(book, sheet) -> None:
+    c = sheet.combinations
+    if not len(c):
+        return
+    game = sheet.game
+    lines = game.pays.is_lines
+    ways = "ways_per_hit" in c
+    cols = [("combination", "Combination", None), ("symbol", "Symbol", None), ("count", "Count", COUNT),
+            ("pay", f"Pay ({_unit(game.bet.line_pay_unit)}{' per way' if ways else ''})", AMOUNT),
+            ("multiplier", "Wild multiplier", COUNT), ("ways_per_hit", "Ways per hit", DECIMAL),
+            ("hits", "Hits (all lines, over the cycle)" if lines else "Hits (screens, over the cycle)", COUNT),
+            ("probability", "Probability (per line)" if lines else "Probability (per spin)", PERCENT),
+            ("one_in", "1 in N", AMOUNT), ("rtp", "RTP (x total bet)", PERCENT), ("rtp_share", "% of RTP", PERCENT)]
+    cols = [x for x in cols if x[0] in c]
+    rows = [[row[k] for k, _, _ in cols] for row in c.to_dict("records")]
+    _table(book, "Combinations", [(h, f) for _, h, f in cols], rows)
+
+
+def _symbol_counts(book, sheet) -> None:
+    t = sheet.symbol_counts
+    if not len(t):
+        return
+    reels = [col for col in t.columns if col != "strip_set"]
+    columns = [("Strip set", None), ("Symbol", None)] + [(str(r).capitalize() + " (stops)", COUNT) for r in reels]
+    rows = [[row["strip_set"], symbol, *(row[r] for r in reels)] for symbol, row in t.iterrows()]
+    _table(book, "Symbol counts", columns, rows)
+
+
+def _per_line(book, sheet) -> None:
+    p = sheet.per_line
+    if not len(p):
+        return
+    stats = ["rtp", "rtp_contribution", "hit_frequency", "std", "volatility_index_90", "volatility_index_95", "max_win"]
+    columns = [("Line", None), ("Rows (0 = top)", None), ("RTP (x line bet)", PERCENT),
+               ("RTP contribution (x total bet)", PERCENT), ("Hit frequency", PERCENT), ("Std (x line bet)", DECIMAL),
+               ("Volatility index 90 % (x line bet)", DECIMAL), ("Volatility index 95 % (x line bet)", DECIMAL),
+               ("Max win (x line bet)", AMOUNT)]
+    values = p[stats].to_numpy(dtype=float)
+    if len(p) > 1 and np.all(values == values[0]):
+        rows = [["every line", f"all {len(p)} lines", *values[0].tolist()]]
+    else:
+        rows = [[int(line), row["rows"], *(row[k] for k in stats)] for line, row in p.iterrows()]
+    _table(book, "Per line", columns, rows)
+
+
+def _scatter_pays(book, sheet) -> None:
+    t = sheet.scatter_pays
+    if not len(t):
+        return
+    columns = [("Scatter group", None), ("Count", COUNT), ("Pay", AMOUNT), ("Pay unit", None),
+               ("Hits (over the cycle)", COUNT), ("Probability (per spin)", PERCENT), ("1 in N", AMOUNT),
+               ("RTP (x total bet)", PERCENT), ("% of RTP", PERCENT)]
+    rows = [[r["scatter"], r["count"], r["pay"], _unit(r["unit"]), r["hits"], r["probability"], r["one_in"], r["rtp"],
+             r["rtp_share"]] for r in t.to_dict("records")]
+    _table(book, "Scatter pays", columns, rows)
+
+
+def _triggers(book, sheet) -> None:
+    t = sheet.triggers
+    if not len(t):
+        return
+    columns = [("Trigger", None), ("Symbol or scatter group", None), ("Minimum count", COUNT),
+               ("Hits (over the cycle)", COUNT), ("Probability (per spin)", PERCENT), ("1 in N spins", AMOUNT)]
+    line = "line_probability" in t
+    if line:
+        columns += [("Probability (per line)", PERCENT), ("1 in N lines", AMOUNT), ("Bonuses per spin", FINE)]
+    rows = []
+    for r in t.to_dict("records"):
+        row = [r["trigger"], r["scatter"], r["min_count"], r["hits"], r["probability"], r["one_in"]]
+        if line:
+            row += [r["line_probability"], r["line_one_in"], r["bonuses_per_spin"]]
+        rows.append(row)
+    _table(book, "Triggers", columns, rows)
+
+
+def _bonus_awards(book, sheet) -> None:
+    import pandas as pd
+
+    frames = [part.table for part in sheet.parts.values() if part.kind == "bonus"]
+    if not frames:
+        return
+    t = pd.concat(frames)
+    columns = [("Trigger", None), ("Award", AMOUNT), ("Award unit", None), ("Weight", COUNT), ("Probability", PERCENT),
+               ("Share of the bonus RTP", PERCENT)]
+    rows = [[r["trigger"], r["award"], _unit(r["unit"]), r["weight"], r["probability"], r["bonus_rtp_share"]]
+            for r in t.to_dict("records")]
+    _table(book, "Bonus awards", columns, rows)
+
+
+_BASIS = {"spin": "win per spin (full cycle)", "award": "single award (each win on its own)"}
+
+
+def _prize_structure(book, sheet) -> None:
+    t = sheet.prize_structure
+    if not len(t):
+        return
+    columns = [("Level (x total bet)", None), ("From (x total bet)", AMOUNT), ("To (x total bet)", AMOUNT),
+               ("Probability (per spin)", PERCENT), ("1 in N", AMOUNT), ("% of hits", PERCENT), ("% of pays", PERCENT),
+               ("Basis", None)]
+    rows = [[r["level"], float(r["from"]), float(r["to"]) if math.isfinite(r["to"]) else "and above", r["probability"],
+             r["one_in"], r["hits_pct"] / 100, r["pays_pct"] / 100, _BASIS.get(r["basis"], r["basis"])]
+            for r in t.to_dict("records")]
+    _table(book, "Prize structure", columns, rows)
+
+
+def _awards(book, sheet) -> None:
+    t = sheet.awards
+    if not len(t):
+        return
+    columns = [("Award (x total bet)", DECIMAL), ("Hits (over the cycle)", COUNT), ("Probability (per spin)", PERCENT),
+               ("1 in N", AMOUNT), ("% of hits", PERCENT), ("% of RTP", PERCENT), ("Basis", None)]
+    rows = [[r["award"], r["hits"], r["probability"], r["one_in"], r["hits_pct"] / 100, r["rtp_pct"] / 100,
+             _BASIS.get(r["basis"], r["basis"])] for r in t.to_dict("records")]
+    _table(book, "Awards", columns, rows)
+
+
+def _strips(book, game) -> None:
+    columns = [("Strip set", None), ("Mode", None), ("Set weight", COUNT), ("Reel", COUNT), ("Stop", COUNT),
+               ("Symbol", None), ("Stop weight", COUNT)]
+    rows = []
+    for s in game.strip_sets.values():
+        for reel, strip in enumerate(s.reels, start=1):
+            weights = strip.stop_weights.tolist()
+            for stop, (symbol, weight) in enumerate(zip(strip.symbols, weights), start=1):
+                rows.append([s.name, s.mode, int(s.weight), reel, stop, symbol, int(weight)])
+    _table(book, "Strips", columns, rows)
+
+
+def _paytable(book, game) -> None:
+    rule = game.pays.rule
+    kind = {"ways": "ways pay (per way)", "scatter_pays": "pay anywhere"}.get(rule, "line pay")
+    columns = [("Symbol or scatter group", None), ("Pays as", None), ("Count", COUNT), ("Pay", AMOUNT), ("Pay unit", None)]
+    rows = []
+    for name, pays in game.paytable.items():
+        for count, pay in sorted(pays.items()):
+            rows.append([name, kind, int(count), float(pay), _unit(game.bet.line_pay_unit)])
+    for name, g in game.scatters.items():
+        for count, pay in sorted(g.pays.items()):
+            rows.append([name, "scatter (" + ", ".join(g.symbols) + ")", int(count), float(pay), _unit(g.unit)])
+    _table(book, "Paytable", columns, rows)
+
+
+def _provenance(book, game, est, provenance: dict | None) -> None:
+    from .. import __version__
+    from ..io import render_text
+    from .provenance import sha256_file
+
+    s = _Sheet(book, "Provenance", ["Item", "Value"])
+    path = Path(game.path).resolve() if game.path else None
+    s.add(["Reelset file", str(path) if path else "(in memory)"])
+    if path is not None and path.is_file():
+        s.add(["Reelset file SHA-256", sha256_file(path)])
+    else:
+        s.add(["SHA-256 of the game as TOML text", hashlib.sha256(render_text(game).encode()).hexdigest()])
+    s.add(["Workbench version", __version__])
+    s.add(["Git commit", git_commit() or "not in a git checkout"])
+    prov = provenance or {}
+    if est is not None:
+        s.add(["RTP estimate", "exact + conditional simulation"])
+        s.add(["Estimate seed", est.seed], [None, COUNT])
+        s.add(["Estimate precision (95 % half-width target)", est.precision], [None, PERCENT])
+        if est.samples is not None:
+            s.add(["Estimate samples (feature rounds)", est.samples], [None, COUNT])
+        if est.stake is not None:
+            s.add(["Estimate stake", est.stake], [None, AMOUNT])
+    else:
+        s.add(["RTP estimate", "none (exact figures only)"])
+    for key, label in (("seed", "Report seed"), ("spins", "Report simulated rounds"), ("precision", "Report RTP precision")):
+        if prov.get(key) is not None:
+            s.add([label, prov[key]], [None, PERCENT if key == "precision" else COUNT])
+    when = prov.get("date") or _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+    s.add(["Written (UTC)", str(when)])
+    s.finish()
+
+
+def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dict | None = None) -> Path:
+    """Write the PAR workbook of ``game`` to ``path`` (.xlsx) and return the path.
+
+    ``sheet``: the game's :class:`~workbench.exact.par.ParSheet` (default: the
+    base game's, computed here); its tables get one sheet each and the Summary
+    has a block for every mode.  ``estimate``: an
+    :class:`~workbench.simulate.RtpEstimate` (or its ``to_dict()``) for the
+    whole-game RTP of a game with features; without one such a game's Summary
+    says the whole-game RTP needs ``workbench rtp``.  ``provenance``: a report's
+    provenance (``seed``, ``spins``, ``precision``, ``date``) to record.
+    """
+    from openpyxl import Workbook
+
+    from ..exact import par
+
+    if sheet is None:
+        sheet = par(game)
+    est = _estimate_view(estimate)
+    book = Workbook()
+    book.remove(book.active)
+    _summary(book, game, sheet, _mode_sheets(game, sheet), est)
+    for part in (_combinations, _symbol_counts, _per_line, _scatter_pays, _triggers, _bonus_awards, _prize_structure,
+                 _awards):
+        part(book, sheet)
+    _strips(book, game)
+    _paytable(book, game)
+    _provenance(book, game, est, provenance)
+    out = Path(path)
+    book.save(out)
+    return out
