@@ -301,7 +301,7 @@ def test_the_full_cycle_left_out_is_noted_in_the_sheet_and_the_report():
     assert sheet.notes == [sheet.distribution_note]
     assert sheet.summary["note 1"] == sheet.distribution_note
     assert sheet.to_dict()["distribution_note"] == sheet.distribution_note
-    est = SimpleNamespace(model=SimpleNamespace(cap_total_bets=None), max_win=0.0)
+    est = SimpleNamespace(model=SimpleNamespace(cap_total_bets=None), max_win=0.0, strata=(), jackpot_rtp=0.0)
     table = tables.max_win_table(sheet, est)
     assert table.loc["exact base-game distribution", "value"] == sheet.distribution_note
     # with the full cycle the note and the row are absent

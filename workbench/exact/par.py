@@ -950,9 +950,25 @@ _SET_CACHE: dict = {}
 SET_CACHE_SIZE = 64  # strip-set analyses kept (an editor or tuner session touches a few sets over and over)
 
 
+_LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.windows", "workbench.exact.enumerate",
+                  "workbench.exact.triggers", "workbench.pays.lines")
+
+
+def _limits() -> tuple:
+    """The exact engine's work limits as they are now (an analysis made under other limits is not reused)."""
+    import sys
+
+    out = []
+    for name in _LIMIT_MODULES:
+        module = sys.modules.get(name)
+        if module is not None:
+            out += [(name, k, v) for k, v in vars(module).items() if k.isupper() and k.endswith("_MAX") and isinstance(v, int)]
+    return tuple(out)
+
+
 def _structure_key(game: Game) -> str:
-    """Everything of ``game`` an analysis without the full cycle depends on, but its strip sets."""
-    return repr((game.reels, game.rows, game.bet, tuple(game.symbols.values()), game.paylines,
+    """Everything of ``game`` an analysis without the full cycle depends on, but its strip sets (and the limits)."""
+    return repr(_limits()) + repr((game.reels, game.rows, game.bet, tuple(game.symbols.values()), game.paylines,
                  tuple((k, tuple(v.items())) for k, v in game.paytable.items()), tuple(game.scatters.values()),
                  tuple(game.triggers.values()), tuple(game.tables.values()), game.pays, tuple(game.groups.items()),
                  game.heights, game.features))
