@@ -110,15 +110,26 @@ def serve(notebook: str | Path, tmp_path: Path, cwd: Path = ROOT, env: dict | No
         stop(proc)
 
 
+@contextlib.contextmanager
+def serve_editor(notebook: str, tmp_path: Path, game: str = "classic_tens", warm_features: bool = False):
+    """Serve an editor notebook on a copy of the shipped reelset ``game`` in tmp_path; yields (url, reelset copy, log)."""
+    reelset = tmp_path / f"{game}.toml"
+    shutil.copyfile(reelsets_dir() / f"{game}.toml", reelset)
+    # compile (or load) the exact engine in this process first: the kernel then finds it in the on-disk cache
+    par(load_game(reelset), full_cycle=False)
+    if warm_features:  # and the feature simulation the editors run when a game with features is opened
+        from workbench.tuning import FeatureTerms
+
+        FeatureTerms.estimate(load_game(reelset), 0.01, 1, max_seconds=2)
+    with serve(notebook, tmp_path, env={"WORKBENCH_EDITOR_REELSET": str(reelset)}) as (url, log):
+        yield url, reelset, log
+
+
 @pytest.fixture()
 def voila_app(tmp_path):
     """(url, reelset copy, log) of the strip editor notebook served by Voila."""
-    reelset = tmp_path / "classic_tens.toml"
-    shutil.copyfile(reelsets_dir() / "classic_tens.toml", reelset)
-    # compile (or load) the exact engine in this process first: the kernel then finds it in the on-disk cache
-    par(load_game(reelset), full_cycle=False)
-    with serve("notebooks/01_strip_editor.ipynb", tmp_path, env={"WORKBENCH_EDITOR_REELSET": str(reelset)}) as (url, log):
-        yield url, reelset, log
+    with serve_editor("notebooks/01_strip_editor.ipynb", tmp_path) as app:
+        yield app
 
 
 def test_strip_editor_in_chromium(voila_app):
@@ -352,3 +363,173 @@ def test_tuner_in_chromium(voila_tuner, tmp_path):
     assert reelset.read_text() == original  # Save as leaves the tuned file's original alone
     assert (reelsets_dir() / "classic_tens.toml").read_text() == shipped
     assert not reelset.with_name("classic_tens_rtp9550.toml").exists()  # nothing written but the path asked for
+
+
+# ---------------------------------------------------------------------------
+# the headline of a game with simulated features (super_10_stars): whole game and base part
+# ---------------------------------------------------------------------------
+WHOLE = re.compile(r"(\d+\.\d{4}) % ± (\d+\.\d{4}) %")
+
+
+def whole_shown(page) -> float:
+    text = page.locator(".wb-whole-rtp").inner_text()
+    match = WHOLE.fullmatch(text)
+    assert match, f"whole-game RTP shown as {text!r}"
+    return float(match.group(1))
+
+
+def base_shown(page) -> float:
+    text = page.locator(".wb-base-part .wb-rtp-value").inner_text()
+    match = re.fullmatch(r"(\d+\.\d{4}) %", text)
+    assert match, f"base-game RTP shown as {text!r}"
+    return float(match.group(1))
+
+
+def wait_text_changed(page, selector: str, before: str, timeout: int = STEP_MS) -> None:
+    page.wait_for_function("([s, b]) => { const e = document.querySelector(s); return e && e.innerText != b; }",
+                           arg=[selector, before], timeout=timeout)
+
+
+def wait_headline(page, log: Path, shots: Path) -> None:
+    try:
+        page.wait_for_function(f"() => {{ const e = document.querySelector('.wb-whole-rtp');"
+                               f" return e && /{WHOLE.pattern}/.test(e.innerText); }}", timeout=APP_SECONDS * 1000)
+    except Exception:
+        screenshot(page, shots / "00_no_headline.png")
+        pytest.fail(f"the whole-game headline did not appear within {APP_SECONDS} s; voila log:\n{log.read_text()}")
+
+
+@pytest.fixture()
+def voila_super10(tmp_path):
+    """(url, reelset copy, log) of the strip editor notebook on a copy of super_10_stars."""
+    with serve_editor("notebooks/01_strip_editor.ipynb", tmp_path, "super_10_stars", warm_features=True) as app:
+        yield app
+
+
+@pytest.fixture()
+def voila_tables(tmp_path):
+    """(url, reelset copy, log) of the table editor notebook on a copy of super_10_stars."""
+    with serve_editor("notebooks/02_table_weights.ipynb", tmp_path, "super_10_stars", warm_features=True) as app:
+        yield app
+
+
+def test_strip_editor_headline_and_bad_file_in_chromium(voila_super10, tmp_path):
+    """Whole game and base part in the headline, stale after a free-spins edit, Estimate; a bad file refused on Open."""
+    from playwright.sync_api import sync_playwright
+
+    url, reelset, log = voila_super10
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    bad = tmp_path / "bad_reels.toml"
+    bad.write_text(reelset.read_text().replace('reel1 = "PLUM GRAPES ORANGE WHEEL', 'reel1 = "PLUM GRAPES ORANGE BANANA', 1))
+    assert "BANANA" in bad.read_text()
+    status = ".wb-status"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(url, wait_until="domcontentloaded", timeout=APP_SECONDS * 1000)
+            wait_headline(page, log, shots)
+
+            # 1. on opening: the whole game estimated (exact base + simulated features), the exact base part
+            whole = whole_shown(page)
+            assert 90 <= whole <= 99, whole
+            part = page.locator(".wb-base-part").inner_text()
+            assert part.startswith("Base game RTP (exact)"), part
+            base = base_shown(page)
+            assert abs(base - 59.06) < 0.5, base
+            assert page.locator(".wb-stale").count() == 0
+            screenshot(page, shots / "01_opened.png")
+
+            # 2. a base-game edit with the stop tools: both figures follow, nothing stale
+            before_base = page.locator(".wb-base-part .wb-rtp-value").inner_text()
+            before_whole = page.locator(".wb-whole-rtp").inner_text()
+            page.locator(".wb-tool-symbol select").select_option("SEVEN")
+            page.locator("button.wb-insert").click()
+            wait_text_changed(page, ".wb-base-part .wb-rtp-value", before_base)
+            assert base_shown(page) != base
+            assert page.locator(".wb-whole-rtp").inner_text() != before_whole
+            assert page.locator(".wb-stale").count() == 0
+            screenshot(page, shots / "02_base_edit.png")
+
+            # 3. an edit of the free spins' strips: the held feature terms are stale
+            page.locator(".wb-strip-set select").select_option("free_spins")
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Editing strip set free_spins')",
+                                   arg=status, timeout=STEP_MS)
+            page.locator("button.wb-insert").click()
+            page.locator(".wb-stale").wait_for(timeout=STEP_MS)
+            assert "estimate again" in page.locator(".wb-stale").inner_text()
+            stale_whole = whole_shown(page)
+            screenshot(page, shots / "03_stale.png")
+
+            # 4. Estimate whole game: fresh terms, the marker gone
+            page.locator("button.wb-estimate-whole").click()
+            page.locator(".wb-stale").wait_for(state="detached", timeout=30_000)
+            assert 90 <= whole_shown(page) <= 99
+            assert whole_shown(page) != stale_whole
+            screenshot(page, shots / "04_estimated.png")
+
+            # 5. a bad file: save first (unsaved changes block Open), then Open the bad file: a clear message
+            page.locator("button.wb-save").click()
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Saved')", arg=status, timeout=STEP_MS)
+            page.locator(".wb-reelset input").fill(str(bad))
+            page.locator("button.wb-open").click()
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Not opened')", arg=status,
+                                   timeout=STEP_MS)
+            message = page.locator(status).inner_text()
+            screenshot(page, shots / "05_bad_file.png")
+            assert bad.name in message and "BANANA" in message, message
+            assert "unknown symbol" in message, message
+            body = page.locator("body").inner_text()
+            assert "Traceback" not in body and 'File "/' not in body, message
+
+            # 6. the editor still edits the previous game
+            assert str(reelset) in page.locator("h3").first.inner_text()
+            whole_shown(page)
+            page.locator(".wb-strip-set select").select_option("base")  # the headline's part follows the strip set's mode
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Editing strip set base')",
+                                   arg=status, timeout=STEP_MS)
+            assert page.locator(".wb-base-part").inner_text().startswith("Base game RTP (exact)")
+            before_base = page.locator(".wb-base-part .wb-rtp-value").inner_text()
+            page.locator("button.wb-insert").click()
+            wait_text_changed(page, ".wb-base-part .wb-rtp-value", before_base)
+            page.locator("button.wb-undo").click()
+            page.wait_for_function("(s) => document.querySelector(s).innerText.includes('Undone')", arg=status, timeout=STEP_MS)
+            assert page.locator(".wb-base-part .wb-rtp-value").inner_text() == before_base
+            screenshot(page, shots / "06_still_editing.png")
+        finally:
+            browser.close()
+    assert validate_file(reelset) == []
+
+
+def test_table_editor_headline_in_chromium(voila_tables, tmp_path):
+    """A weight of table wheel: the headline's feature terms are stale; Estimate RTP refreshes them."""
+    from playwright.sync_api import sync_playwright
+
+    url, reelset, log = voila_tables
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(url, wait_until="domcontentloaded", timeout=APP_SECONDS * 1000)
+            wait_headline(page, log, shots)
+            whole = whole_shown(page)
+            assert 90 <= whole <= 99, whole
+            assert page.locator(".wb-stale").count() == 0
+            screenshot(page, shots / "01_opened.png")
+
+            box = page.locator(".wb-weight-wheel-1 input")
+            assert box.input_value() == "33"
+            box.fill("3")
+            box.press("Tab")
+            page.locator(".wb-stale").wait_for(timeout=STEP_MS)
+            screenshot(page, shots / "02_stale.png")
+
+            page.locator("button.wb-estimate").click()
+            page.locator(".wb-stale").wait_for(state="detached", timeout=45_000)
+            assert whole_shown(page) != whole
+            screenshot(page, shots / "03_estimated.png")
+        finally:
+            browser.close()

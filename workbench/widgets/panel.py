@@ -199,7 +199,8 @@ class EditorPanel:
             terms = self.feature_terms
             mark = (" <b class='wb-stale' style='color:#a50e0e'>stale: an edit touched the features since the estimate — "
                     "estimate again</b>" if stale else "")
-            head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'>{100 * value:.4f} % ± {100 * ci:.4f} %"
+            grey = " style='color:#888'" if stale else ""  # a stale figure must not look as good as a fresh one
+            head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'{grey}>{100 * value:.4f} % ± {100 * ci:.4f} %"
                     f"</b></span> (95 %; exact base game + feature terms held from the estimate, seed {terms.seed}, "
                     f"{terms.samples:,} rounds){mark}")
         return f"{head}<br>{part}"
