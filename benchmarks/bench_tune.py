@@ -24,23 +24,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-_SET_THREADS = "NUMBA_NUM_THREADS" not in os.environ
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_rules import NumpyDraws, fmt, spread  # noqa: E402
+# bench_rules sets one numba thread for in-process figures (and remembers the user's setting for the CLI runs)
+from bench_rules import NumpyDraws, cli_target, fmt, spread  # noqa: E402
 
 from workbench import load_game  # noqa: E402
 from workbench.exact import par as _par  # noqa: E402,F401
 from workbench.tuning import FeatureTerms, measure, tune  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 GAME = "super_10_stars"
 
 
@@ -77,21 +73,10 @@ def base_only(repeats: int, numpy_spins: int) -> list[dict]:
 
 
 def _cli(args: list[str], runs: int, numpy_spins: int, label: str, limit: float) -> dict:
-    exe = ROOT / ".venv" / "bin" / "workbench"
-    env = dict(os.environ)
-    if _SET_THREADS:
-        env.pop("NUMBA_NUM_THREADS", None)  # what a user's shell has
-    draws = NumpyDraws(load_game(args[1]), numpy_spins)
-    walls = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        proc = subprocess.run([str(exe), *args], cwd=ROOT, env=env, capture_output=True, text=True)
-        walls.append(time.perf_counter() - t0)
-        if proc.returncode != 0:
-            raise SystemExit(f"workbench {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
-        draws.measure()
-    return {"target": label, "command": "workbench " + " ".join(args), "wall_s": spread(walls), "limit_s": limit,
-            "pass": spread(walls)["median"] < limit, "numpy": draws.summary()}
+    """Wall time of ``workbench ARGS`` as a subprocess (bench_rules.cli_target), judged against ``limit`` seconds."""
+    r = cli_target(args, runs, numpy_spins)
+    r.update(target=label, command="workbench " + " ".join(args), limit_s=limit, **{"pass": r["wall_s"]["median"] < limit})
+    return r
 
 
 def row(r: dict) -> str:

@@ -154,27 +154,6 @@ def _table(book, title: str, columns: list[tuple[str, str | None]], rows, inf_te
 # ---------------------------------------------------------------------------
 # what the numbers are
 # ---------------------------------------------------------------------------
-def whole_game_exactness(game) -> tuple[bool, str]:
-    """Whether the game's whole RTP is the exact base-game RTP, and why (or why not).
-
-    True when the round pays only the base screen's line, ways and scatter
-    wins: no trigger states, no simulated feature components, no jackpots.
-    """
-    from ..errors import WorkbenchError
-    from ..simulate import round_model
-
-    try:
-        model = round_model(game)
-    except WorkbenchError as exc:
-        return False, f"the round model could not be built ({exc})"
-    extra = [c for i, c in enumerate(model.components)
-             if i not in model.exact_components and i not in model.informational_components and not c.startswith("cap")]
-    states = [s.name for s in model.strata if s.probability > 0]
-    if extra or states or model.jackpots:
-        return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
-    return True, "the game pays only base-screen wins, all in the exact PAR"
-
-
 def _estimate_view(estimate):
     """The figures of an RTP estimate (a :class:`~workbench.simulate.RtpEstimate` or its ``to_dict()``)."""
     if estimate is None:
@@ -249,7 +228,9 @@ def _summary(book, game, sheet, modes: dict, est) -> None:
     s.add(["Tables of mode", sheet.mode, "the mode the table sheets of this workbook describe"])
 
     s.add(["Whole game", "", ""], bold=True)
-    exact, why = whole_game_exactness(game)
+    from ..simulate import exactness
+
+    exact, why = exactness(game)
     base = modes.get("base")
     base = base if not isinstance(base, str) else None
     if exact and base is not None:

@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ..errors import SimulationError
+from ..errors import SimulationError, WorkbenchError
 from ..exact import par
 from ..io import render_text
 from ..model import Game
@@ -58,6 +58,7 @@ __all__ = [
     "SimulationResult",
     "StratumEstimate",
     "estimate_rtp",
+    "exactness",
     "round_model",
     "simulate",
 ]
@@ -147,6 +148,24 @@ def simulate(
 
 #: most blocks one trigger state gets per batch of the Neyman allocation
 RTP_BATCH_BLOCKS = 16
+
+
+def exactness(game: Game) -> tuple[bool, str]:
+    """Whether the game's whole RTP is its exact base-game PAR RTP, and why (or why not).
+
+    True when the round pays only the base screen's line, ways and scatter
+    wins: no trigger states, no simulated feature components, no jackpots.
+    """
+    try:
+        model = round_model(game)
+    except WorkbenchError as exc:
+        return False, f"the round model could not be built ({exc})"
+    extra = [c for i, c in enumerate(model.components)
+             if i not in model.exact_components and i not in model.informational_components and not c.startswith("cap")]
+    states = [s.name for s in model.strata if s.probability > 0]
+    if extra or states or model.jackpots:
+        return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
+    return True, "the game pays only base-screen wins, all in the exact PAR"
 
 
 def estimate_rtp(

@@ -83,24 +83,10 @@ def timed_par(game: Game, mode: str = "base") -> ParResult:
 
 
 def exactness(game: Game) -> tuple[bool, str]:
-    """Whether the game's total RTP is the exact base-game PAR RTP, and why (or why not).
+    """Whether the game's total RTP is the exact base-game PAR RTP, and why (see :func:`workbench.simulate.exactness`)."""
+    from ..simulate import exactness as simulate_exactness
 
-    True when the game pays only line and scatter wins of the base screen: no
-    trigger states, no feature components, no jackpots.
-    """
-    from ..errors import WorkbenchError
-    from ..simulate import round_model
-
-    try:
-        model = round_model(game)
-    except WorkbenchError as exc:
-        return False, f"the round model could not be built ({exc})"
-    extra = [c for i, c in enumerate(model.components)
-             if i not in model.exact_components and i not in model.informational_components and not c.startswith("cap")]
-    states = [s.name for s in model.strata if s.probability > 0]
-    if extra or states or model.jackpots:
-        return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
-    return True, "the game pays only line and scatter wins, all in the exact PAR"
+    return simulate_exactness(game)
 
 
 def format_value(value: float, kind: str) -> str:
