@@ -75,6 +75,7 @@ class RoundTemplate:
 # name -> "module:attribute" of a RoundTemplate (imported on first lookup)
 BUILTIN = {
     "classic": "workbench.rounds:PLAIN",
+    "free_spins": "workbench.rounds:FREE_SPINS",
     "super_10_stars": "workbench.games.super_10_stars:TEMPLATE",
     "bier_haus": "workbench.games.bier_haus:TEMPLATE",
 }

@@ -196,11 +196,46 @@ def run_chunk_tables(params, rng, n_rounds, stratum, acc, counters):
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     """The simulator's model of a ways game (components ``ways`` and ``scatter:<name>`` per paying group)."""
+    sets = base_sets(game)
+    trigger = award_trigger(game)
+    fields, outcomes = ways_fields(game, sets, counted=trigger is not None)
+    components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
+    bonus = no_award(4)
+    if trigger is not None:
+        components.append(f"bonus:{trigger.name}")
+        mode, value = trigger_values(game, trigger, sets, outcomes, fields["vtab"].shape)
+        cum, units = award_table(game, trigger)
+        bonus = AwardParams(np.int64(len(components) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
+    from ..exact.variants import has_table_wilds
+
+    if has_table_wilds(game):
+        params = WaysTableParams(**fields, bonus=bonus, tw=_table_wild_outcomes(game, sets, outcomes, fields["vtab"]))
+        return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params,
+                          run_chunk=run_chunk_tables, stake=stake)
+    params = WaysParams(**fields, bonus=bonus)
+    return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params, run_chunk=run_chunk,
+                      stake=stake)
+
+
+def base_sets(game: Game, mode: str = "base") -> list:
+    """The strip sets of ``mode`` a ways round plays (weight > 0); checks the game pays ways."""
     if game.pays.rule != "ways":
         raise SimulationError(f"{game.name}: the ways round plays [pays] rule = \"ways\" games (this one pays {game.pays.rule})")
-    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
     if not sets:
-        raise SimulationError(f"{game.name}: no strip set has mode 'base'")
+        raise SimulationError(f"{game.name}: no strip set has mode {mode!r}")
+    return sets
+
+
+def scatter_group_names(game: Game) -> list:
+    """The paying scatter groups in the order of the ways round's ``comp_group`` (after component 0, ``ways``)."""
+    tables = scatter_pay_tables(game, pay_scale(game))
+    return [list(game.scatters)[int(g)] for g in tables.index]
+
+
+def ways_fields(game: Game, sets: list, counted: bool = False) -> tuple[dict, list]:
+    """The :data:`WaysParams` fields of strip sets ``sets`` but ``bonus`` (and their outcomes per set and reel);
+    ``counted``: a trigger's count is tracked too (its int16 values count in the table budget)."""
     scale = pay_scale(game)
     targets = ways_targets(ways_game(game), scale)  # table wilds: the variant game's (exact.variants)
     tables = scatter_pay_tables(game, scale)
@@ -211,8 +246,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                               f"weights into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
     outcomes = [ways_outcomes(game, s, targets, tables) for s in sets]
     max_h = max(len(r.heights) for reels in outcomes for r in reels)
-    trigger = award_trigger(game)
-    size = len(sets) * n * max_h * max_total * (4 if trigger is None else 6)  # int32 outcomes (+ int16 trigger values)
+    size = len(sets) * n * max_h * max_total * (6 if counted else 4)  # int32 outcomes (+ int16 trigger values)
     if size > TABLE_BYTES_MAX:
         raise SimulationError(f"{game.name}: the ways round's outcome tables need {size:,} bytes, over the budget of "
                               f"{TABLE_BYTES_MAX:,}")
@@ -232,22 +266,6 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
             for h in range(len(reel.heights)):
                 window = reel.windows.stop_window[h * len(strip) + stops]
                 vtab[k, i, h, : len(stops)] = reel.outcome[window]
-    components = ["ways"] + [f"scatter:{name}" for name in (list(game.scatters)[int(g)] for g in tables.index)]
-    bonus = no_award(4)
-    if trigger is not None:
-        value = np.zeros((len(sets), n, max_h, max_total), dtype=np.int16)
-        mode = ANYWHERE
-        for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
-            for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
-                mode, per_window = trigger_window_values(ways_game(game), trigger, reel.windows)
-                if per_window.max(initial=0) > np.iinfo(np.int16).max:
-                    raise SimulationError(f"{game.name}: a reel shows more than {np.iinfo(np.int16).max} scatter instances")
-                stops = np.repeat(np.arange(len(strip), dtype=np.int64), strip.stop_weights)
-                for h in range(len(reel.heights)):
-                    value[k, i, h, : len(stops)] = per_window[reel.windows.stop_window[h * len(strip) + stops]]
-        components.append(f"bonus:{trigger.name}")
-        cum, units = award_table(game, trigger)
-        bonus = AwardParams(np.int64(len(components) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
     fields = dict(
         tab=outcome_tables(targets, tables, outcomes),
         set_cum=np.cumsum([s.weight for s in sets]).astype(np.int64),
@@ -258,17 +276,23 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         outs=np.zeros(n, dtype=np.int64),
         comp_group=np.arange(1, 1 + len(tables.index), dtype=np.int64),
         cost_units=scale.cost_units,
-        bonus=bonus,
     )
-    from ..exact.variants import has_table_wilds
+    return fields, outcomes
 
-    if has_table_wilds(game):
-        params = WaysTableParams(**fields, tw=_table_wild_outcomes(game, sets, outcomes, fields["vtab"]))
-        return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params,
-                          run_chunk=run_chunk_tables, stake=stake)
-    params = WaysParams(**fields)
-    return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params, run_chunk=run_chunk,
-                      stake=stake)
+
+def trigger_values(game: Game, trigger, sets: list, outcomes: list, shape: tuple) -> tuple[int, np.ndarray]:
+    """(count mode, int16 ``value[set, reel, height, virtual stop]``): what each reel adds to ``trigger``'s count."""
+    value = np.zeros(shape, dtype=np.int16)
+    mode = ANYWHERE
+    for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
+        for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
+            mode, per_window = trigger_window_values(ways_game(game), trigger, reel.windows)
+            if per_window.max(initial=0) > np.iinfo(np.int16).max:
+                raise SimulationError(f"{game.name}: a reel shows more than {np.iinfo(np.int16).max} scatter instances")
+            stops = np.repeat(np.arange(len(strip), dtype=np.int64), strip.stop_weights)
+            for h in range(len(reel.heights)):
+                value[k, i, h, : len(stops)] = per_window[reel.windows.stop_window[h * len(strip) + stops]]
+    return mode, value
 
 
 def _table_wild_outcomes(game: Game, sets: list, outcomes: list, vtab: np.ndarray) -> TableWildOutcomes:

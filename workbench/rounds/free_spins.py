@@ -1,0 +1,410 @@
+"""The free-spins round: the classic spin plus a free-spins feature declared in ``[features]``.
+
+A round is the paid spin, paid as the ``classic`` template pays it (lines, or ways
+through :mod:`.ways`; components ``lines`` / ``ways`` and ``scatter:<name>``: exactly
+what :func:`workbench.exact.par` computes), then, when the trigger's scatter count
+reaches its ``min_count``, the free spins (component ``free_spins``):
+
+- ``free_spins[count]`` spins (the largest key not above the count), never more than
+  ``max_free_spins`` in one feature, retriggers included;
+- each free spin is played on the strip sets of ``free_spins_mode`` (chosen by weight per
+  spin) and pays its whole screen (pay rule and scatter pays) x the multiplier; the
+  multiplier starts at ``multiplier`` and, with ``multiplier_growth``, grows by
+  ``multiplier_step`` after every free spin (``per_spin``) or every winning one
+  (``per_win``), up to ``max_multiplier``;
+- a free spin whose screen shows the trigger's scatters adds ``retrigger[count]`` spins;
+- ``feature_cap`` (x total bet) ends the feature when its win reaches it; what is paid
+  above it is taken back in component ``cap`` (negative), so ``free_spins`` + ``cap`` is
+  what the feature pays;
+- ``min_feature_win`` (x total bet) tops a smaller feature win up (component
+  ``free_spins:guarantee``).
+
+The feature depends on the base screen only through the trigger's count, so the
+exact + conditional method has one stratum per count (``free_spins:<count>``, the last
+one ``<count>+``), with exact probabilities from the strips (:func:`count_states`); a
+stratum round plays the feature of its count without a base screen.
+
+Counters: ``free_spins`` (features started), ``free_spins:spins`` (free spins played),
+``free_spins:retriggers``, ``free_spins:limit`` (retriggers cut by ``max_free_spins``),
+``free_spins:capped`` (features ended by the cap).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from fractions import Fraction
+
+import numpy as np
+
+from .._jit import njit
+from ..errors import SimulationError
+from ..model import Game
+from ..model.params import parse_count
+from ..pays.lines import line_arrays
+from ..pays.scale import pay_scale
+from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.kernel import base_components, choose_set, compile_mode, scatter_components, spin_windows
+from ..simulate.model import Feature, RoundModel, Stratum
+from ..simulate.rng import bounded, weighted_index
+from ..simulate.steps import base_spin, pay_windows
+from . import MAX_FREE_SPINS, MAX_MULTIPLIER
+from .ways import (AwardParams, WaysParams, base_sets, draw_height, no_award, pay_outcomes, scatter_group_names, trigger_values,
+                   ways_fields)
+
+COUNTERS = ("free_spins", "free_spins:spins", "free_spins:retriggers", "free_spins:limit", "free_spins:capped")
+STARTED, SPINS, RETRIGGERS, LIMIT, CAPPED = range(len(COUNTERS))
+# the running feature in ``FeatureParams.state``: spins left, spins awarded, multiplier, win (units)
+LEFT, AWARDED, MULT, WIN = range(4)
+GROWTH = {"none": 0, "per_spin": 1, "per_win": 2}
+
+# The compiled feature: spins by capped trigger count (``award``, ``retrigger``: int64[cap_count + 1]); the count each
+# stratum starts with (``state_count``); limits and multiplier rule; components it pays to (-1: none); scratch arrays.
+FeatureParams = namedtuple(
+    "FeatureParams",
+    ["award", "retrigger", "min_count", "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
+     "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state"],
+)
+# lines: the base and free-spin strip sets (kernel.ModeArrays), the line automaton, scatter groups and the trigger's group
+FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "scat", "comp_scatter", "group", "wins", "counts",
+                                                 "cost_units", "fs"])
+# ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count)
+WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count",))
+FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs"])
+
+
+# ---------------------------------------------------------------------------
+# the feature, shared by the pay rules
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def start_feature(fs, count, counters):
+    """Start a feature for a trigger count (capped at ``cap_count``)."""
+    st = fs.state
+    spins = min(fs.award[min(count, fs.cap_count)], fs.max_spins)
+    st[LEFT] = spins
+    st[AWARDED] = spins
+    st[MULT] = fs.multiplier
+    st[WIN] = 0
+    counters[STARTED] += 1
+
+
+@njit(cache=True, inline="always")
+def after_free_spin(fs, win, count, counters):
+    """Book one free spin that paid ``win`` (units, before the multiplier) and showed ``count``;
+    True when the feature cap ends the feature."""
+    st = fs.state
+    st[LEFT] -= 1
+    counters[SPINS] += 1
+    st[WIN] += win * st[MULT]
+    if fs.growth == 1 or (fs.growth == 2 and win > 0):
+        st[MULT] = min(st[MULT] + fs.step, fs.max_multiplier)
+    if count >= fs.min_count:
+        extra = fs.retrigger[min(count, fs.cap_count)]
+        if extra > 0:
+            counters[RETRIGGERS] += 1
+            total = st[AWARDED] + extra
+            if total > fs.max_spins:
+                total = fs.max_spins
+                counters[LIMIT] += 1
+            st[LEFT] += total - st[AWARDED]
+            st[AWARDED] = total
+    if fs.cap_units >= 0 and st[WIN] >= fs.cap_units:
+        counters[CAPPED] += 1
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def end_feature(fs, amounts):
+    """Pay the feature: its win, the cap's (negative) correction, the minimum win's top-up."""
+    win = fs.state[WIN]
+    amounts[fs.comp] += win
+    if fs.cap_units >= 0 and win > fs.cap_units:
+        amounts[fs.comp_cap] += fs.cap_units - win
+        win = fs.cap_units
+    if win < fs.min_units:
+        amounts[fs.comp_guarantee] += fs.min_units - win
+
+
+@njit(cache=True, inline="always")
+def screen_total(scratch):
+    """What a free spin's screen paid into ``scratch`` (every component), cleared for the next one."""
+    total = 0
+    for k in range(scratch.shape[0]):
+        total += scratch[k]
+        scratch[k] = 0
+    return total
+
+
+# ---------------------------------------------------------------------------
+# lines
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def play_feature_lines(p, rng, amounts, counters, count):
+    fs = p.fs
+    start_feature(fs, count, counters)
+    while fs.state[LEFT] > 0:
+        s = choose_set(p.free, rng)
+        spin_windows(p.free, s, rng, p.wins)
+        pay_windows(p.free, s, p.lines, p.scat, p.wins, p.counts, fs.scratch, 0, p.comp_scatter, 1)
+        if after_free_spin(fs, screen_total(fs.scratch), p.counts[p.group], counters):
+            break
+    end_feature(fs, amounts)
+
+
+@njit(cache=True, inline="always")
+def play_round_lines(p, rng, amounts, adjust, counters, stratum):
+    if stratum >= 0:
+        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[stratum])
+        return
+    base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
+    count = p.counts[p.group]
+    if count >= p.fs.min_count:
+        play_feature_lines(p, rng, amounts, counters, count)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk_lines(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round_lines(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+# ---------------------------------------------------------------------------
+# ways
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def spin_ways(m, rng):
+    """Spin the ways screen of mode ``m`` into ``m.outs``; returns (strip set, the trigger's count capped at cap_count)."""
+    s = 0 if m.set_cum.shape[0] == 1 else weighted_index(m.set_cum, rng)
+    c = m.count
+    code = 0
+    for i in range(m.outs.shape[0]):
+        h = draw_height(m, s, i, rng)
+        v = bounded(rng, m.total[s, i])
+        m.outs[i] = m.vtab[s, i, h, v]
+        code = update_code(c.mode, c.cap, code, c.value[s, i, h, v])
+    return s, code_count(c.mode, code)
+
+
+@njit(cache=True, inline="always")
+def play_feature_ways(p, rng, amounts, counters, count):
+    fs = p.fs
+    start_feature(fs, count, counters)
+    while fs.state[LEFT] > 0:
+        s, c = spin_ways(p.free, rng)
+        pay_outcomes(p.free, s, p.free.outs, fs.scratch)
+        if after_free_spin(fs, screen_total(fs.scratch), c, counters):
+            break
+    end_feature(fs, amounts)
+
+
+@njit(cache=True, inline="always")
+def play_round_ways(p, rng, amounts, adjust, counters, stratum):
+    if stratum >= 0:
+        play_feature_ways(p, rng, amounts, counters, p.fs.state_count[stratum])
+        return
+    s, count = spin_ways(p.base, rng)
+    pay_outcomes(p.base, s, p.base.outs, amounts)
+    if count >= p.fs.min_count:
+        play_feature_ways(p, rng, amounts, counters, count)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk_ways(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round_ways(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+# ---------------------------------------------------------------------------
+# building the model
+# ---------------------------------------------------------------------------
+def _spins_by_count(spins: dict, min_count: int, cap_count: int, max_spins: int) -> np.ndarray:
+    """int64[cap_count + 1]: the spins of each count (the largest key not above it; 0 below ``min_count``)."""
+    by_key = {parse_count(k): int(v) for k, v in spins.items()}
+    out = np.zeros(cap_count + 1, dtype=np.int64)
+    for c in range(min_count, cap_count + 1):
+        keys = [k for k in by_key if k <= c]
+        out[c] = min(by_key[max(keys)], max_spins) if keys else 0
+    return out
+
+
+def count_states(reel_values: list, weights: list, mode: int, min_count: int, cap_count: int) -> list[Fraction]:
+    """Exact probability of each trigger count ``min_count .. cap_count`` (the last: that many or more) per spin.
+
+    ``reel_values[k][i]``: {count reel i adds: integer weight} of strip set k; ``weights[k]`` the set's choice
+    weight.  The count runs reel by reel as :func:`~workbench.pays.scatter.update_code` counts it (anywhere, or
+    adjacent from reel 1), capped at ``cap_count``.
+    """
+    total_weight = sum(weights)
+    out = [Fraction(0)] * (cap_count - min_count + 1)
+    for reels, weight in zip(reel_values, weights):
+        if weight == 0:
+            continue
+        codes = {0: 1}
+        cycle = 1
+        for values in reels:
+            nxt: dict = {}
+            for code, ways in codes.items():
+                for value, w in values.items():
+                    new = int(update_code(mode, cap_count, code, int(value)))
+                    nxt[new] = nxt.get(new, 0) + ways * w
+            codes = nxt
+            cycle *= sum(values.values())
+        for code, ways in codes.items():
+            count = code // 2 if mode == ADJACENT else code
+            if count >= min_count:
+                out[min(count, cap_count) - min_count] += Fraction(weight, total_weight) * Fraction(ways, cycle)
+    return out
+
+
+def _feature_params(game: Game, components: list, state_count: np.ndarray, min_count: int, cap_count: int) -> FeatureParams:
+    """The compiled feature (adds its components to ``components``)."""
+    f = game.features
+    scale = pay_scale(game)
+    max_spins = int(f.get("max_free_spins", MAX_FREE_SPINS))
+    components.append("free_spins")
+    comp = len(components) - 1
+    comp_cap = comp_guarantee = -1
+    cap_units = -1
+    if "feature_cap" in f:
+        cap_units = scale.units(game.bet.credits(Fraction(str(f["feature_cap"])), "total_bet"))
+        components.append("cap")
+        comp_cap = len(components) - 1
+    min_units = 0
+    if f.get("min_feature_win", 0) > 0:
+        min_units = scale.units(game.bet.credits(Fraction(str(f["min_feature_win"])), "total_bet"))
+        components.append("free_spins:guarantee")
+        comp_guarantee = len(components) - 1
+    growth = GROWTH[f.get("multiplier_growth", "none")]
+    return FeatureParams(
+        award=_spins_by_count(f["free_spins"], min_count, cap_count, max_spins),
+        retrigger=_spins_by_count(f.get("retrigger", {}), min_count, cap_count, max_spins),
+        min_count=np.int64(min_count),
+        cap_count=np.int64(cap_count),
+        state_count=state_count,
+        max_spins=np.int64(max_spins),
+        multiplier=np.int64(f.get("multiplier", 1)),
+        growth=np.int64(growth),
+        step=np.int64(f.get("multiplier_step", 1) if growth else 0),
+        max_multiplier=np.int64(f.get("max_multiplier", MAX_MULTIPLIER)),
+        min_units=np.int64(min_units),
+        cap_units=np.int64(cap_units),
+        comp=np.int64(comp),
+        comp_cap=np.int64(comp_cap),
+        comp_guarantee=np.int64(comp_guarantee),
+        scratch=np.zeros(0, dtype=np.int64),  # sized once every component is known
+        state=np.zeros(4, dtype=np.int64),
+    )
+
+
+def _limits(game: Game) -> tuple:
+    """(trigger, min_count, cap_count, count mode) of the free-spins trigger."""
+    trigger = game.triggers[game.features["trigger"]]
+    if trigger.scatter is None:
+        raise SimulationError(f"{game.name}: the free spins start from a scatter trigger")
+    keys = [parse_count(k) for k in game.features["free_spins"]]
+    keys += [parse_count(k) for k in game.features.get("retrigger", {})]
+    cap_count = max(keys + [trigger.min_count])
+    mode = ADJACENT if game.scatters[trigger.scatter].counting == "adjacent_from_first_reel" else ANYWHERE
+    return trigger, trigger.min_count, cap_count, mode
+
+
+def _state_names(min_count: int, cap_count: int) -> list[str]:
+    return [f"free_spins:{c}" + ("+" if c == cap_count else "") for c in range(min_count, cap_count + 1)]
+
+
+def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, probabilities: list, stake) -> RoundModel:
+    names = _state_names(int(fs.min_count), int(fs.cap_count))
+    fs = fs._replace(scratch=np.zeros(len(components), dtype=np.int64))
+    params = params._replace(fs=fs)
+    feature = Feature("free_spins", "free_spins", tuple(c for c in components if c.startswith("free_spins") or c == "cap"))
+    return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,
+                      strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
+                      notes={"free_spins": "exact base game + simulated free spins by trigger count"})
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The free-spins template's round (lines or ways; see the module docstring)."""
+    if any(sym.multiplier_table is not None for sym in game.symbols.values()):
+        raise SimulationError(f"{game.name}: the free-spins round does not play wilds whose multiplier is drawn per "
+                              "landing yet; give the wild a fixed multiplier")
+    if any(t.award is not None for t in game.triggers.values()):
+        raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
+    if game.pays.rule == "ways":
+        return _ways_model(game, stake)
+    if game.pays.rule == "lines":
+        return _lines_model(game, stake)
+    raise SimulationError(f"{game.name}: the free-spins round plays lines and ways games; [pays] rule = "
+                          f"{game.pays.rule!r} is not supported yet")
+
+
+def _lines_model(game: Game, stake) -> RoundModel:
+    from ..exact.windows import strip_set_windows
+
+    trigger, min_count, cap_count, mode = _limits(game)
+    group = list(game.scatters).index(trigger.scatter)
+    lines = line_arrays(game)
+    components = base_components(game)
+    comp_scatter = scatter_components(game, components)
+    base_sets_ = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    values = []
+    for strip_set in base_sets_:
+        reels = []
+        for win in strip_set_windows(game, strip_set):
+            counts: dict = {}
+            for c, w in zip(win.counts[:, group], win.weights):
+                counts[int(c)] = counts.get(int(c), 0) + int(w)
+            reels.append(counts)
+        values.append(reels)
+    probabilities = count_states(values, [s.weight for s in base_sets_], mode, min_count, cap_count)
+    fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
+    params = FreeLinesParams(
+        base=compile_mode(game, "base", lines),
+        free=compile_mode(game, game.features["free_spins_mode"], lines),
+        lines=lines,
+        scat=scatter_arrays(game),
+        comp_scatter=comp_scatter,
+        group=np.int64(group),
+        wins=np.zeros(game.reels, dtype=np.int64),
+        counts=np.zeros(len(game.scatters), dtype=np.int64),
+        cost_units=pay_scale(game).cost_units,
+        fs=fs,
+    )
+    return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
+
+
+def _ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:
+    """The compiled ways screens of one mode with the trigger's count; per set and reel {count: weight}; the sets'
+    choice weights; the count mode."""
+    sets = base_sets(game, mode_name)
+    fields, outcomes = ways_fields(game, sets, counted=True)
+    mode, value = trigger_values(game, trigger, sets, outcomes, fields["vtab"].shape)
+    count = AwardParams(np.int64(-1), np.int64(mode), np.int64(cap_count), value, np.ones(1, dtype=np.int64),
+                        np.zeros(1, dtype=np.int64))
+    per_reel = []
+    for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
+        reel_counts = []
+        for i, (strip, reel) in enumerate(zip(strip_set.reels, reels)):
+            counts: dict = {}
+            for h, (_, height_weight) in enumerate(reel.heights):
+                found, seen = np.unique(value[k, i, h, : strip.total_weight], return_counts=True)
+                for c, n in zip(found, seen):
+                    counts[int(c)] = counts.get(int(c), 0) + int(n) * int(height_weight)
+            reel_counts.append(counts)
+        per_reel.append(reel_counts)
+    return WaysMode(**fields, bonus=no_award(4), count=count), per_reel, [s.weight for s in sets], mode
+
+
+def _ways_model(game: Game, stake) -> RoundModel:
+    trigger, min_count, cap_count, _ = _limits(game)
+    base, values, weights, mode = _ways_mode(game, "base", trigger, cap_count)
+    free, _, _, _ = _ways_mode(game, game.features["free_spins_mode"], trigger, cap_count)
+    components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
+    probabilities = count_states(values, weights, mode, min_count, cap_count)
+    fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
+    params = FreeWaysParams(base=base, free=free, cost_units=pay_scale(game).cost_units, fs=fs)
+    return _finish(game, components, params, run_chunk_ways, fs, probabilities, stake)
