@@ -103,3 +103,68 @@ FREE_SPINS = RoundTemplate(
             "and a feature cap; the base game is exact, the feature simulated (exact + conditional by trigger count).",
     declared_pays=True,
 )
+
+
+JACKPOTS = ("mini", "minor", "major")
+MAX_CELLS_VALUE = 1_000_000  # a coin value or jackpot, x total bet
+
+HOLD_AND_RESPIN_PARAMS = {
+    "trigger": Param("trigger", "the scatter trigger ([triggers.*] on the coin scatter group, min_count = coins needed, "
+                                "e.g. 6) that starts the hold and respin feature"),
+    "coin_values": Param("table", "value of each coin, drawn when it lands: entries value = x total bet, or jackpot = "
+                                  "\"mini\" | \"minor\" | \"major\""),
+    "respins": Param("int", "respins granted at the start and again whenever a new coin lands (absent: 3)",
+                     required=False, min=1, max=100),
+    "respin_coin_weight": Param("int", "on a respin each empty cell shows a new coin with this weight ...", min=0,
+                                max=10**9),
+    "respin_blank_weight": Param("int", "... against this one (nothing lands)", min=0, max=10**9),
+    "mini": Param("number", "the Mini jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE),
+    "minor": Param("number", "the Minor jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE),
+    "major": Param("number", "the Major jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE),
+    "grand": Param("number", "the Grand jackpot, x total bet, paid on top when coins fill the screen (absent: none)",
+                   required=False, min=0, max=MAX_CELLS_VALUE),
+}
+
+
+def check_hold_and_respin(features: dict, report, refs: dict) -> None:
+    """Cross-checks of a hold-and-respin game's ``[features]`` (key paths from the file root)."""
+    trigger = refs["trigger"][features["trigger"]]
+    if trigger.scatter is None:
+        report(("features", "trigger"), f"[triggers.{trigger.name}] is a combination trigger; hold and respin starts from "
+                                        "coins counted by a scatter group (scatter = \"COINS\")")
+    elif refs["scatter"][trigger.scatter].counting != "anywhere":
+        report(("features", "trigger"), f"the coins of [scatters.{trigger.scatter}] must be counted anywhere on the screen")
+    if trigger.award is not None:
+        report(("features", "trigger"), f"[triggers.{trigger.name}] pays a bonus award table; give hold and respin a "
+                                        "trigger of its own")
+    table = refs["table"][features["coin_values"]]
+    for i, entry in enumerate(table.entries):
+        path = ("tables", table.name, "entries", i)
+        keys = set(entry) - {"weight"}
+        if keys == {"value"}:
+            value = entry["value"]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_CELLS_VALUE:
+                report(path + ("value",), f"a coin value is a number 0 to {MAX_CELLS_VALUE:,} (x total bet), got {value!r}")
+        elif keys == {"jackpot"}:
+            if entry["jackpot"] not in JACKPOTS:
+                report(path + ("jackpot",), f"jackpot must be one of {', '.join(JACKPOTS)}, got {entry['jackpot']!r}")
+            elif entry["jackpot"] not in features:
+                report(path + ("jackpot",), f"a {entry['jackpot']} coin needs [features] {entry['jackpot']} = its value "
+                                            "(x total bet)")
+        else:
+            report(path, "a coin is value = x total bet, or jackpot = \"mini\" | \"minor\" | \"major\" (one of the two)")
+    if features["respin_coin_weight"] + features["respin_blank_weight"] <= 0:
+        report(("features", "respin_blank_weight"), "respin_coin_weight + respin_blank_weight must be above 0")
+
+
+HOLD_AND_RESPIN = RoundTemplate(
+    name="hold_and_respin",
+    build="workbench.rounds.respins:round_model",
+    params=HOLD_AND_RESPIN_PARAMS,
+    check=check_hold_and_respin,
+    summary="The classic spin (lines or ways, scatters) plus a hold and respin coin feature: enough coins start it; coins "
+            "stick, each with a value (x total bet) or a fixed jackpot (mini, minor, major) drawn from a table; respins "
+            "reset when a new coin lands; a full screen adds the grand jackpot. The base game is exact, the feature "
+            "simulated (exact + conditional by starting coin count).",
+    declared_pays=True,
+)

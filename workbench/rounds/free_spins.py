@@ -342,17 +342,14 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                           f"{game.pays.rule!r} is not supported yet")
 
 
-def _lines_model(game: Game, stake) -> RoundModel:
+def lines_count_states(game: Game, group: int, mode: int, min_count: int, cap_count: int) -> list[Fraction]:
+    """Exact probability of each count of scatter group ``group`` on the base screen of a lines game
+    (:func:`count_states` over the windows of the base strip sets)."""
     from ..exact.windows import strip_set_windows
 
-    trigger, min_count, cap_count, mode = _limits(game)
-    group = list(game.scatters).index(trigger.scatter)
-    lines = line_arrays(game)
-    components = base_components(game)
-    comp_scatter = scatter_components(game, components)
-    base_sets_ = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
     values = []
-    for strip_set in base_sets_:
+    for strip_set in sets:
         reels = []
         for win in strip_set_windows(game, strip_set):
             counts: dict = {}
@@ -360,7 +357,16 @@ def _lines_model(game: Game, stake) -> RoundModel:
                 counts[int(c)] = counts.get(int(c), 0) + int(w)
             reels.append(counts)
         values.append(reels)
-    probabilities = count_states(values, [s.weight for s in base_sets_], mode, min_count, cap_count)
+    return count_states(values, [s.weight for s in sets], mode, min_count, cap_count)
+
+
+def _lines_model(game: Game, stake) -> RoundModel:
+    trigger, min_count, cap_count, mode = _limits(game)
+    group = list(game.scatters).index(trigger.scatter)
+    lines = line_arrays(game)
+    components = base_components(game)
+    comp_scatter = scatter_components(game, components)
+    probabilities = lines_count_states(game, group, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
     params = FreeLinesParams(
         base=compile_mode(game, "base", lines),
@@ -377,7 +383,7 @@ def _lines_model(game: Game, stake) -> RoundModel:
     return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
 
 
-def _ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:
+def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:
     """The compiled ways screens of one mode with the trigger's count; per set and reel {count: weight}; the sets'
     choice weights; the count mode."""
     sets = base_sets(game, mode_name)
@@ -401,8 +407,8 @@ def _ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[Way
 
 def _ways_model(game: Game, stake) -> RoundModel:
     trigger, min_count, cap_count, _ = _limits(game)
-    base, values, weights, mode = _ways_mode(game, "base", trigger, cap_count)
-    free, _, _, _ = _ways_mode(game, game.features["free_spins_mode"], trigger, cap_count)
+    base, values, weights, mode = ways_mode(game, "base", trigger, cap_count)
+    free, _, _, _ = ways_mode(game, game.features["free_spins_mode"], trigger, cap_count)
     components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
     probabilities = count_states(values, weights, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)

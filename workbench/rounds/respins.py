@@ -1,0 +1,232 @@
+"""The hold-and-respin round: the classic spin plus a coin feature declared in ``[features]``.
+
+A round is the paid spin, paid as the ``classic`` template pays it (lines, or ways through
+:mod:`.ways`; components ``lines`` / ``ways`` and ``scatter:<name>``, exactly the PAR's), then,
+when the coin scatter group's count reaches the trigger's ``min_count``, the feature:
+
+- every coin on the screen sticks and gets a value drawn from ``coin_values``: x total bet
+  (component ``coins``) or a fixed jackpot (``jackpot:mini``, ``jackpot:minor``,
+  ``jackpot:major``: the value of ``[features] mini`` etc.);
+- ``respins`` respins (3 by default): on each, every empty cell shows a new coin with weight
+  ``respin_coin_weight`` against ``respin_blank_weight``; a respin that lands a coin resets the
+  count to ``respins``, one that lands none uses one up;
+- the feature ends when no respins are left or the screen is full; a full screen adds the grand
+  jackpot (``jackpot:grand``) when the file declares ``grand``.
+
+Cells are alike on a respin, so the feature depends on the base screen only through its number of
+coins: the exact + conditional method has one stratum per starting count (``hold_and_respin:<n>``,
+up to a full screen), with exact probabilities from the strips; a stratum round plays the feature
+from that count without a base screen.
+
+Counters: ``hold_and_respin`` (features), ``hold_and_respin:respins`` (respins played),
+``hold_and_respin:full`` (full screens), ``jackpot:<name>`` (jackpot coins won).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from fractions import Fraction
+
+import numpy as np
+
+from .._jit import njit
+from ..errors import SimulationError
+from ..model import Game
+from ..pays.lines import line_arrays
+from ..pays.scale import pay_scale
+from ..pays.scatter import ANYWHERE, scatter_arrays
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.kernel import base_components, compile_mode, scatter_components
+from ..simulate.model import Feature, RoundModel, Stratum
+from ..simulate.rng import bounded, weighted_index
+from ..simulate.steps import base_spin
+from . import JACKPOTS
+from .free_spins import count_states, lines_count_states, spin_ways, ways_mode
+from .ways import pay_outcomes, scatter_group_names
+
+COUNTERS = ("hold_and_respin", "hold_and_respin:respins", "hold_and_respin:full") + tuple(f"jackpot:{j}" for j in JACKPOTS)
+STARTED, RESPINS, FULL = range(3)
+JACKPOT_COUNTER = 3  # + index in JACKPOTS
+
+# The compiled feature: the coin table (cumulative weights; per entry its units, or -1 units and the jackpot index in
+# ``jackpot``), landing weights, cells of a full screen, components (-1: none) and the count each stratum starts with.
+CoinParams = namedtuple(
+    "CoinParams",
+    ["cum", "units", "jackpot", "jackpot_units", "comp_jackpot", "respins", "coin_weight", "land_total", "cells",
+     "min_count", "state_count", "grand_units", "comp", "comp_grand"],
+)
+CoinLinesParams = namedtuple("CoinLinesParams", ["base", "lines", "scat", "comp_scatter", "group", "wins", "counts",
+                                                 "cost_units", "hr"])
+CoinWaysParams = namedtuple("CoinWaysParams", ["base", "cost_units", "hr"])
+
+
+@njit(cache=True, inline="always")
+def draw_coin(h, rng, amounts, counters):
+    """A new coin's value: x total bet units (returned) or a jackpot (paid to its component; returns 0)."""
+    e = weighted_index(h.cum, rng)
+    j = h.jackpot[e]
+    if j < 0:
+        return h.units[e]
+    amounts[h.comp_jackpot[j]] += h.jackpot_units[j]
+    counters[JACKPOT_COUNTER + j] += 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def play_coins(h, rng, amounts, counters, coins):
+    """The feature from ``coins`` coins on the screen."""
+    counters[STARTED] += 1
+    win = 0
+    for _ in range(coins):
+        win += draw_coin(h, rng, amounts, counters)
+    left = h.respins
+    while left > 0 and coins < h.cells:
+        counters[RESPINS] += 1
+        new = 0
+        for _ in range(h.cells - coins):
+            if bounded(rng, h.land_total) < h.coin_weight:
+                new += 1
+        if new > 0:
+            coins += new
+            left = h.respins
+            for _ in range(new):
+                win += draw_coin(h, rng, amounts, counters)
+        else:
+            left -= 1
+    amounts[h.comp] += win
+    if coins >= h.cells:
+        counters[FULL] += 1
+        if h.comp_grand >= 0:
+            amounts[h.comp_grand] += h.grand_units
+
+
+@njit(cache=True, inline="always")
+def play_round_lines(p, rng, amounts, adjust, counters, stratum):
+    if stratum >= 0:
+        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[stratum])
+        return
+    base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
+    coins = p.counts[p.group]
+    if coins >= p.hr.min_count:
+        play_coins(p.hr, rng, amounts, counters, coins)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk_lines(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round_lines(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+@njit(cache=True, inline="always")
+def play_round_ways(p, rng, amounts, adjust, counters, stratum):
+    if stratum >= 0:
+        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[stratum])
+        return
+    s, coins = spin_ways(p.base, rng)
+    pay_outcomes(p.base, s, p.base.outs, amounts)
+    if coins >= p.hr.min_count:
+        play_coins(p.hr, rng, amounts, counters, coins)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk_ways(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round_ways(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+def _coin_params(game: Game, components: list, min_count: int, cells: int) -> CoinParams:
+    """The compiled feature (adds its components to ``components``)."""
+    f = game.features
+    scale = pay_scale(game)
+
+    def units(x_total_bet) -> int:
+        return scale.units(game.bet.credits(Fraction(str(x_total_bet)), "total_bet"))
+
+    table = game.tables[f["coin_values"]]
+    components.append("coins")
+    comp = len(components) - 1
+    jackpot = np.full(len(table.entries), -1, dtype=np.int64)
+    values = np.zeros(len(table.entries), dtype=np.int64)
+    comp_jackpot = np.full(len(JACKPOTS), -1, dtype=np.int64)
+    jackpot_units = np.zeros(len(JACKPOTS), dtype=np.int64)
+    for e, entry in enumerate(table.entries):
+        if "jackpot" in entry:
+            j = JACKPOTS.index(entry["jackpot"])
+            jackpot[e] = j
+            if comp_jackpot[j] < 0:
+                components.append(f"jackpot:{entry['jackpot']}")
+                comp_jackpot[j] = len(components) - 1
+                jackpot_units[j] = units(f[entry["jackpot"]])
+        else:
+            values[e] = units(entry["value"])
+    comp_grand = -1
+    grand_units = 0
+    if "grand" in f:
+        components.append("jackpot:grand")
+        comp_grand = len(components) - 1
+        grand_units = units(f["grand"])
+    return CoinParams(
+        cum=np.cumsum(np.asarray(table.weights, dtype=np.int64)),
+        units=values,
+        jackpot=jackpot,
+        jackpot_units=jackpot_units,
+        comp_jackpot=comp_jackpot,
+        respins=np.int64(f.get("respins", 3)),
+        coin_weight=np.int64(f["respin_coin_weight"]),
+        land_total=np.int64(f["respin_coin_weight"] + f["respin_blank_weight"]),
+        cells=np.int64(cells),
+        min_count=np.int64(min_count),
+        state_count=np.arange(min_count, cells + 1, dtype=np.int64),
+        grand_units=np.int64(grand_units),
+        comp=np.int64(comp),
+        comp_grand=np.int64(comp_grand),
+    )
+
+
+def _finish(game: Game, components: list, params, run_chunk, probabilities: list, stake) -> RoundModel:
+    h = params.hr
+    names = [f"hold_and_respin:{n}" for n in range(int(h.min_count), int(h.cells) + 1)]
+    feature = Feature("hold_and_respin", "hold_and_respin", tuple(c for c in components if c == "coins" or c.startswith("jackpot:")))
+    return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,
+                      strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
+                      notes={"hold_and_respin": "exact base game + simulated coin feature by starting coin count"})
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The hold-and-respin template's round (lines or ways on a fixed grid; see the module docstring)."""
+    if game.heights is not None:
+        raise SimulationError(f"{game.name}: hold and respin needs a fixed screen; reel heights drawn per spin are not "
+                              "supported")
+    if any(sym.multiplier_table is not None for sym in game.symbols.values()) or any(t.award for t in game.triggers.values()):
+        raise SimulationError(f"{game.name}: the hold-and-respin round does not play wilds whose multiplier is drawn per "
+                              "landing or bonus award tables")
+    trigger = game.triggers[game.features["trigger"]]
+    cells = sum(game.rows)
+    min_count = trigger.min_count
+    if min_count > cells:
+        raise SimulationError(f"{game.name}: the trigger needs {min_count} coins on a screen of {cells} cells")
+    if game.pays.rule == "lines":
+        group = list(game.scatters).index(trigger.scatter)
+        lines = line_arrays(game)
+        components = base_components(game)
+        comp_scatter = scatter_components(game, components)
+        probabilities = lines_count_states(game, group, ANYWHERE, min_count, cells)
+        hr = _coin_params(game, components, min_count, cells)
+        params = CoinLinesParams(
+            base=compile_mode(game, "base", lines), lines=lines, scat=scatter_arrays(game), comp_scatter=comp_scatter,
+            group=np.int64(group), wins=np.zeros(game.reels, dtype=np.int64),
+            counts=np.zeros(len(game.scatters), dtype=np.int64), cost_units=pay_scale(game).cost_units, hr=hr)
+        return _finish(game, components, params, run_chunk_lines, probabilities, stake)
+    if game.pays.rule == "ways":
+        base, values, weights, mode = ways_mode(game, "base", trigger, cells)
+        components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
+        probabilities = count_states(values, weights, mode, min_count, cells)
+        hr = _coin_params(game, components, min_count, cells)
+        params = CoinWaysParams(base=base, cost_units=pay_scale(game).cost_units, hr=hr)
+        return _finish(game, components, params, run_chunk_ways, probabilities, stake)
+    raise SimulationError(f"{game.name}: the hold-and-respin round plays lines and ways games; [pays] rule = "
+                          f"{game.pays.rule!r} is not supported yet")
