@@ -397,24 +397,57 @@ def cmd_simulate(args) -> int:
 
 def cmd_rtp(args) -> int:
     from .io import load_game
-    from .simulate import estimate_rtp
+    from .simulate import BetModeEstimate, estimate_bet_modes, estimate_rtp
 
     game = load_game(args.game)
-    result = estimate_rtp(game, args.precision, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
-                          max_seconds=args.max_seconds, progress=not args.quiet and sys.stderr.isatty())
+    options = dict(workers=args.workers, scheduler=args.scheduler, stake=args.stake, max_seconds=args.max_seconds)
+    mode = None
+    if args.bet_mode is not None:
+        if args.bet_mode not in game.all_bet_modes:
+            raise WorkbenchError(f"--bet-mode: {game.name} has no bet mode {args.bet_mode!r} (modes: "
+                             f"{', '.join(game.all_bet_modes)})")
+        mode = game.all_bet_modes[args.bet_mode]
+        game = game.in_bet_mode(args.bet_mode)
+    precision = args.precision * float(mode.cost) if mode is not None else args.precision
+    result = estimate_rtp(game, min(precision, 0.5), args.seed, progress=not args.quiet and sys.stderr.isatty(), **options)
+    modes = []
+    if mode is None and game.bet_modes and not result.interrupted:
+        modes = [BetModeEstimate(game.all_bet_modes["base"], result)]
+        modes += [m for m in estimate_bet_modes(game, args.precision, args.seed, **options) if m.name != "base"]
+    in_mode = BetModeEstimate(mode, result) if mode is not None else None
     with _stops_deferred():  # the result is made: print all of it
         if args.json:
-            print_json(result.to_dict())
+            out = result.to_dict()
+            if in_mode is not None:
+                out["bet_mode"] = in_mode.to_dict()
+            if modes:
+                out["bet_modes"] = [m.to_dict() for m in modes]
+            print_json(out)
         else:
-            _print_estimates(result, "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else ""))
+            title = "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else "")
+            if in_mode is not None:
+                title += f", bet mode {mode.name} (cost {float(mode.cost):g} x total bet; figures x total bet, see below)"
+            _print_estimates(result, title)
             print("  trigger states:")
             for s in result.strata:
                 if not s.probability:
                     continue  # a combination of triggers the strips cannot show
                 print(f"    {s.name:28s} 1 in {1 / s.probability if s.probability else math.inf:10.1f}  "
                       f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} x bet  ({s.samples:,} rounds)")
+            if in_mode is not None or modes:
+                _print_bet_modes([in_mode] if in_mode is not None else modes)
         sys.stdout.flush()
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
+
+
+def _print_bet_modes(modes: list) -> None:
+    """Each bet mode's figures, x its own cost (a regulator needs every mode's RTP)."""
+    print("  bet modes (RTP, VI and max win x the mode's own cost; hit frequency per round):")
+    print(f"    {'mode':16s} {'cost x bet':>10s} {'RTP':>10s} {'+- 95 %':>9s} {'base part':>10s} {'hit freq':>9s} "
+          f"{'VI 90 %':>8s} {'max win':>9s}")
+    for m in modes:
+        print(f"    {m.name:16s} {m.cost:10,.2f} {100 * m.rtp:9.4f}% {100 * m.rtp_ci95:8.4f}% {100 * m.base_part:9.4f}% "
+              f"{100 * m.hit_frequency:8.4f}% {m.volatility_index(0.90):8.3f} {m.max_win:9,.2f}")
 
 
 def cmd_report(args) -> int:
@@ -642,6 +675,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stake", type=positive_number, help="total bet in currency, above 0")
     p.add_argument("--max-seconds", type=positive_number,
                    help="stop after this long (above 0) even if the precision is not reached")
+    p.add_argument("--bet-mode", metavar="NAME",
+                   help="estimate this [bet_modes.*] only (figures x its own cost); by default a game with bet modes "
+                        "also lists every mode")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_rtp)

@@ -46,7 +46,8 @@ class RoundTemplate:
     ``declared_pays``: whether its round plays the pay rule, groups, multiplier
     wilds, reel heights and bonus awards a file declares (the ``classic``
     template does; a game's own round pays plain left-to-right lines, so
-    validation refuses them in its files).
+    validation refuses them in its files); ``buys``: its round can start its
+    feature directly, for a ``[bet_modes.*]`` with ``buy = true``.
     """
 
     name: str
@@ -55,6 +56,7 @@ class RoundTemplate:
     check: Callable | None = None
     summary: str = ""
     declared_pays: bool = False
+    buys: bool = False
 
     def round_model(self, game, stake: float | None = None):
         """The simulator's :class:`~workbench.simulate.model.RoundModel` of ``game`` at ``stake``."""

@@ -35,6 +35,7 @@ from ..model import (
     PAY_UNITS,
     SYMBOL_KINDS,
     VISIBILITY_MODES,
+    BetMode,
     BetModel,
     PayRule,
     Game,
@@ -114,6 +115,7 @@ TOP_KEYS = {
     "strip_sets": "reel strips",
     "tables": "weighted tables",
     "features": "game-module parameters",
+    "bet_modes": "other ways to play at their own cost: ante, bonus buy",
 }
 REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paytable", "strip_sets")
 
@@ -328,11 +330,12 @@ class _Builder:
         self.template_features(module_name, pays, groups, symbols, heights)
         triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
         self.pay_units(bet, paytable, scatters, self.award_values(triggers, tables))
+        bet_modes = self.bet_modes(data.get("bet_modes", {}), strip_sets, module_name)
         features = data.get("features", {})
         if self.table(("features",), features) is None:
             features = {}
         if module_name is not None:
-            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters)
+            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes)
 
         if self.problems:
             raise self.fail()
@@ -355,6 +358,7 @@ class _Builder:
             pays=pays,
             groups=freeze(groups),
             heights=heights,
+            bet_modes=freeze(bet_modes),
             path=self.source.path,
             text=self.source.text,
         )
@@ -988,10 +992,65 @@ class _Builder:
             out[name] = WeightedTable(name=name, entries=freeze(rows_), weights=tuple(weights))
         return out
 
-    def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters) -> None:
+    def bet_modes(self, value: Any, strip_sets: dict, module_name) -> dict:
+        """``[bet_modes.NAME]``: cost (x the base total bet), strip_sets (a strip-set mode), buy + buy_count."""
+        if self.table(("bet_modes",), value) is None:
+            return {}
+        template = registry.find_template(module_name) if module_name is not None else None
+        modes = {s.mode for s in strip_sets.values()}
+        known = {"cost": "x the base game's total bet", "strip_sets": "strip-set mode of its paid spins",
+                 "buy": "starts the feature directly", "buy_count": "the trigger count a bought feature starts with",
+                 "description": "free text"}
+        out = {}
+        for name, spec in value.items():
+            path = ("bet_modes", name)
+            if not self.name_key(path, "bet mode") or self.table(path, spec) is None:
+                continue
+            if name == "base":
+                self.problem(path, "\"base\" is the game itself (cost 1): name the other modes, e.g. ante or bonus_buy")
+                continue
+            if template is not None and not template.declared_pays:
+                self.problem(path, f"bet modes are played by the declared round templates (classic, free_spins, "
+                                   f"hold_and_respin); {module_name!r} plays its own rounds")
+                continue
+            self.check_keys(path, spec, known, ("cost",))
+            cost = self.number(path + ("cost",), spec["cost"], positive=True, what="cost", unit="x total bet",
+                               maximum=100_000) if "cost" in spec else None
+            buy = spec.get("buy", False)
+            if not isinstance(buy, bool):
+                self.problem(path + ("buy",), f"expected true or false, got {describe(buy)}")
+                buy = False
+            mode = spec.get("strip_sets", "base")
+            if "strip_sets" in spec and self.string(path + ("strip_sets",), mode, what="mode") is not None:
+                if mode not in modes:
+                    self.problem(path + ("strip_sets",), f"no strip set has mode {_name(mode)} (modes: {', '.join(sorted(modes))})")
+                elif buy:
+                    self.problem(path + ("strip_sets",), "a buy mode plays no base spin: leave strip_sets out")
+            count = None
+            if buy:
+                if template is not None and not template.buys:
+                    self.problem(path + ("buy",), f"{module_name!r} has no feature to buy (free_spins and hold_and_respin "
+                                                  "have)")
+                elif "buy_count" not in spec:
+                    self.problem(path, "a buy mode needs buy_count: the trigger count the bought feature starts with")
+                else:
+                    count = self.integer(path + ("buy_count",), spec["buy_count"], 1, 10_000)
+            elif "buy_count" in spec:
+                self.problem(path + ("buy_count",), "buy_count needs buy = true")
+            description = spec.get("description", "")
+            if not isinstance(description, str):
+                self.problem(path + ("description",), f"expected a string, got {describe(description)}")
+                description = ""
+            if cost is not None:
+                out[name] = BetMode(name=name, cost=cost, strip_sets=mode if isinstance(mode, str) else "base", buy=buy,
+                                    buy_count=count, description=description)
+        return out
+
+    def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes=None) -> None:
         template = registry.template(module_name)
         spec = template.params
         refs = {
+            "bet_modes": bet_modes or {},
             "table": tables,
             "strip_set": strip_sets,
             "mode": {s.mode for s in strip_sets.values()},

@@ -132,6 +132,28 @@ class BetModel:
 
 
 @dataclass(frozen=True)
+class BetMode:
+    """A way to play the game at its own price: ``[bet_modes.NAME]``.
+
+    ``cost`` is its price per round x the base game's total bet (ante 1.25, a
+    bonus buy 100); ``strip_sets`` the strip-set mode its paid spins use
+    (``base`` unless it has its own); a ``buy`` mode starts the feature directly
+    (no base spin), as the trigger count ``buy_count`` would.  Its figures are
+    reported x its own cost.
+    """
+
+    name: str
+    cost: Fraction = Fraction(1)
+    strip_sets: str = "base"
+    buy: bool = False
+    buy_count: int | None = None
+    description: str = ""
+
+
+BASE_MODE = BetMode("base")
+
+
+@dataclass(frozen=True)
 class ScatterGroup:
     """A count of scatter-like symbols anywhere on the screen.
 

@@ -13,7 +13,7 @@ from typing import Mapping
 from .edits import apply_edit
 from types import MappingProxyType
 
-from .elements import BetModel, PayRule, Symbol, pay_for_count
+from .elements import BASE_MODE, BetMode, BetModel, PayRule, Symbol, pay_for_count
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Game:
     pays: PayRule = PayRule()  # how the screen pays: lines, ways or scatter_pays
     groups: Mapping = field(default_factory=lambda: MappingProxyType({}))  # group name -> member symbols (mixed pays)
     heights: tuple | None = None  # per reel: ((rows, weight), ...) drawn each spin, or None (always ``rows``)
+    bet_modes: Mapping = field(default_factory=lambda: MappingProxyType({}))  # name -> BetMode, as declared ([bet_modes.*])
+    bet_mode: BetMode = BASE_MODE  # the mode this Game plays (see in_bet_mode)
     path: str | None = field(default=None, compare=False)
     text: str = field(default="", compare=False, repr=False)
     edits: tuple = field(default=(), compare=False, repr=False)
@@ -73,6 +75,31 @@ class Game:
     @property
     def max_rows(self) -> int:
         return max(self.rows)
+
+    # -- bet modes ------------------------------------------------------------
+    @property
+    def all_bet_modes(self) -> dict:
+        """Every way to play: ``base`` (cost 1) first, then the declared ``[bet_modes.*]``."""
+        return {"base": BASE_MODE, **dict(self.bet_modes)}
+
+    def in_bet_mode(self, name: str) -> "Game":
+        """The game as bet mode ``name`` plays it: its strip-set mode becomes ``base`` (the game's own base
+        strip sets are set aside as mode ``base:main``); ``bet_mode`` records the mode (cost, buy).  Figures of
+        the result are still x the base total bet: divide by ``bet_mode.cost`` for the mode's own."""
+        modes = self.all_bet_modes
+        if name not in modes:
+            raise KeyError(f"{self.name}: no bet mode {name!r} (known: {', '.join(modes)})")
+        mode = modes[name]
+        if mode.strip_sets == "base":
+            return replace(self, bet_mode=mode)
+        sets = {}
+        for key, strip_set in self.strip_sets.items():
+            if strip_set.mode == "base":
+                strip_set = replace(strip_set, mode="base:main")
+            elif strip_set.mode == mode.strip_sets:
+                strip_set = replace(strip_set, mode="base")
+            sets[key] = strip_set
+        return replace(self, strip_sets=MappingProxyType(sets), bet_mode=mode)
 
     # -- edits (validated; saved with workbench.io.save_game) --------------
     def with_strip(self, strip_set: str, reel: int, symbols, weights=None) -> "Game":

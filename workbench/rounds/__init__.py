@@ -55,6 +55,15 @@ FREE_SPINS_PARAMS = {
 }
 
 
+def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
+    """A bought feature starts from a count the trigger could give: at least its ``min_count``."""
+    for name, mode in refs.get("bet_modes", {}).items():
+        if mode.buy and mode.buy_count is not None and mode.buy_count < min_count:
+            report(("bet_modes", name, "buy_count"), f"buy_count {mode.buy_count} is below the trigger's min_count "
+                                                   f"({min_count}): a bought feature starts as a trigger of {min_count} "
+                                                   f"or more {what} would")
+
+
 def check_free_spins(features: dict, report, refs: dict) -> None:
     """Cross-checks of a free-spins game's ``[features]`` beyond their types (key paths from the file root)."""
     trigger = refs["trigger"][features["trigger"]]
@@ -74,6 +83,7 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
             elif number is not None and number < trigger.min_count:
                 report(("features", key), f"count {count} is below the trigger's min_count ({trigger.min_count}): a "
                                           f"{key.replace('_', ' ')} needs at least {trigger.min_count}")
+    check_buy_counts(refs, trigger.min_count, "scatters", report)
     award = {parse_count(k): v for k, v in features["free_spins"].items()}
     if not any(v >= 1 for v in award.values()):
         report(("features", "free_spins"), "every count awards 0 free spins: the feature would never play")
@@ -102,6 +112,7 @@ FREE_SPINS = RoundTemplate(
             "retriggers up to a limit, their own strip sets, a fixed or growing win multiplier, a minimum feature win "
             "and a feature cap; the base game is exact, the feature simulated (exact + conditional by trigger count).",
     declared_pays=True,
+    buys=True,
 )
 
 
@@ -137,6 +148,7 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
     if trigger.award is not None:
         report(("features", "trigger"), f"[triggers.{trigger.name}] pays a bonus award table; give hold and respin a "
                                         "trigger of its own")
+    check_buy_counts(refs, trigger.min_count, "coins", report)
     table = refs["table"][features["coin_values"]]
     for i, entry in enumerate(table.entries):
         path = ("tables", table.name, "entries", i)
@@ -167,4 +179,5 @@ HOLD_AND_RESPIN = RoundTemplate(
             "reset when a new coin lands; a full screen adds the grand jackpot. The base game is exact, the feature "
             "simulated (exact + conditional by starting coin count).",
     declared_pays=True,
+    buys=True,
 )

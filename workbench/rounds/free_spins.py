@@ -63,7 +63,7 @@ GROWTH = {"none": 0, "per_spin": 1, "per_win": 2}
 FeatureParams = namedtuple(
     "FeatureParams",
     ["award", "retrigger", "min_count", "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
-     "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state"],
+     "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state", "buy"],
 )
 # lines: the base and free-spin strip sets (kernel.ModeArrays), the line automaton, scatter groups and the trigger's group
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "scat", "comp_scatter", "group", "wins", "counts",
@@ -154,8 +154,8 @@ def play_feature_lines(p, rng, amounts, counters, count):
 
 @njit(cache=True, inline="always")
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0:
-        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[stratum])
+    if stratum >= 0 or p.fs.buy:
+        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[max(stratum, 0)])
         return
     base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
     count = p.counts[p.group]
@@ -202,8 +202,8 @@ def play_feature_ways(p, rng, amounts, counters, count):
 
 @njit(cache=True, inline="always")
 def play_round_ways(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0:
-        play_feature_ways(p, rng, amounts, counters, p.fs.state_count[stratum])
+    if stratum >= 0 or p.fs.buy:
+        play_feature_ways(p, rng, amounts, counters, p.fs.state_count[max(stratum, 0)])
         return
     s, count = spin_ways(p.base, rng)
     pay_outcomes(p.base, s, p.base.outs, amounts)
@@ -298,6 +298,7 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         comp_guarantee=np.int64(comp_guarantee),
         scratch=np.zeros(0, dtype=np.int64),  # sized once every component is known
         state=np.zeros(4, dtype=np.int64),
+        buy=np.int64(0),  # 1: a bet mode buying the feature (every round starts it at state_count[0], no base spin)
     )
 
 
@@ -317,9 +318,20 @@ def _state_names(min_count: int, cap_count: int) -> list[str]:
     return [f"free_spins:{c}" + ("+" if c == cap_count else "") for c in range(min_count, cap_count + 1)]
 
 
+def bought(game: Game, names: list, probabilities: list, state_count: np.ndarray, cap: int) -> tuple:
+    """(names, probabilities, state_count, buy flag) of the game's bet mode: a buy mode has one stratum, the bought
+    count (capped at ``cap``, the largest count that plays differently), with probability 1."""
+    mode = game.bet_mode
+    if not mode.buy:
+        return names, probabilities, state_count, np.int64(0)
+    count = min(int(mode.buy_count), cap)
+    return [f"{names[0].split(':')[0]}:{mode.buy_count} (bought)"], [Fraction(1)], np.array([count], dtype=np.int64), np.int64(1)
+
+
 def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, probabilities: list, stake) -> RoundModel:
     names = _state_names(int(fs.min_count), int(fs.cap_count))
-    fs = fs._replace(scratch=np.zeros(len(components), dtype=np.int64))
+    names, probabilities, state_count, buy = bought(game, names, probabilities, fs.state_count, int(fs.cap_count))
+    fs = fs._replace(scratch=np.zeros(len(components), dtype=np.int64), state_count=state_count, buy=buy)
     params = params._replace(fs=fs)
     feature = Feature("free_spins", "free_spins", tuple(c for c in components if c.startswith("free_spins") or c == "cap"))
     return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,

@@ -41,7 +41,7 @@ from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import base_spin
 from . import JACKPOTS
-from .free_spins import count_states, lines_count_states, spin_ways, ways_mode
+from .free_spins import bought, count_states, lines_count_states, spin_ways, ways_mode
 from .ways import pay_outcomes, scatter_group_names
 
 COUNTERS = ("hold_and_respin", "hold_and_respin:respins", "hold_and_respin:full") + tuple(f"jackpot:{j}" for j in JACKPOTS)
@@ -53,7 +53,7 @@ JACKPOT_COUNTER = 3  # + index in JACKPOTS
 CoinParams = namedtuple(
     "CoinParams",
     ["cum", "units", "jackpot", "jackpot_units", "comp_jackpot", "respins", "coin_weight", "land_total", "cells",
-     "min_count", "state_count", "grand_units", "comp", "comp_grand"],
+     "min_count", "state_count", "grand_units", "comp", "comp_grand", "buy"],
 )
 CoinLinesParams = namedtuple("CoinLinesParams", ["base", "lines", "scat", "comp_scatter", "group", "wins", "counts",
                                                  "cost_units", "hr"])
@@ -102,8 +102,8 @@ def play_coins(h, rng, amounts, counters, coins):
 
 @njit(cache=True, inline="always")
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0:
-        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[stratum])
+    if stratum >= 0 or p.hr.buy:
+        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[max(stratum, 0)])
         return
     base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
     coins = p.counts[p.group]
@@ -121,8 +121,8 @@ def run_chunk_lines(params, rng, n_rounds, stratum, acc, counters):
 
 @njit(cache=True, inline="always")
 def play_round_ways(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0:
-        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[stratum])
+    if stratum >= 0 or p.hr.buy:
+        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[max(stratum, 0)])
         return
     s, coins = spin_ways(p.base, rng)
     pay_outcomes(p.base, s, p.base.outs, amounts)
@@ -184,12 +184,18 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
         grand_units=np.int64(grand_units),
         comp=np.int64(comp),
         comp_grand=np.int64(comp_grand),
+        buy=np.int64(0),  # 1: a bet mode buying the feature (every round starts it at state_count[0], no base spin)
     )
 
 
 def _finish(game: Game, components: list, params, run_chunk, probabilities: list, stake) -> RoundModel:
     h = params.hr
     names = [f"hold_and_respin:{n}" for n in range(int(h.min_count), int(h.cells) + 1)]
+    if game.bet_mode.buy and game.bet_mode.buy_count > h.cells:
+        raise SimulationError(f"{game.name}: bet mode {game.bet_mode.name!r} buys {game.bet_mode.buy_count} coins, more than "
+                              f"the {int(h.cells)} cells of the screen")
+    names, probabilities, state_count, buy = bought(game, names, probabilities, h.state_count, int(h.cells))
+    params = params._replace(hr=h._replace(state_count=state_count, buy=buy))
     feature = Feature("hold_and_respin", "hold_and_respin", tuple(c for c in components if c == "coins" or c.startswith("jackpot:")))
     return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,
                       strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,

@@ -47,16 +47,18 @@ from .engine import (
 )
 from .jackpots import analytic_rtp, simulate_jackpots
 from .model import RoundModel
-from .results import Estimate, RtpEstimate, SimulationResult, StratumEstimate
+from .results import NO_BASE_GAME, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate
 from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator
 
 __all__ = [
     "MAX_SPINS",
+    "BetModeEstimate",
     "Estimate",
     "RoundModel",
     "RtpEstimate",
     "SimulationResult",
     "StratumEstimate",
+    "estimate_bet_modes",
     "estimate_rtp",
     "exactness",
     "round_model",
@@ -65,7 +67,8 @@ __all__ = [
 
 
 def _spec(game: Game, stake: float | None, seed: int, stream: int) -> RunSpec:
-    return RunSpec(game_text=render_text(game), game_path=str(game.path or "<game>"), stake=stake, seed=int(seed), stream=stream)
+    return RunSpec(game_text=render_text(game), game_path=str(game.path or "<game>"), stake=stake, seed=int(seed), stream=stream,
+                   bet_mode=game.bet_mode.name)
 
 
 def _check_seed(seed) -> int:
@@ -122,6 +125,8 @@ def simulate(
     if checkpoint:
         signature = {"kind": "simulate", "game_sha256": spec.game_sha256, "seed": seed, "spins": spins,
                      "stake": model.stake, "block": SIMULATE_BLOCK}
+        if spec.bet_mode != "base":
+            signature["bet_mode"] = spec.bet_mode
         store = Checkpoint.open(checkpoint, signature, plan)
     bar = make_progress(spins, progress)
     if bar is not None and plan.played():
@@ -208,7 +213,7 @@ def estimate_rtp(
                               f"got {int(chunk_size):,}")
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
-    sheet = par(game, full_cycle=False)
+    sheet = NO_BASE_GAME if game.bet_mode.buy else par(game, full_cycle=False)  # a bought feature plays no base spin
     spec = _spec(game, model.stake, seed, STREAM_CONDITIONAL)
     remember_model(spec, model)
     active = [i for i, s in enumerate(model.strata) if s.probability > 0]
@@ -218,6 +223,19 @@ def estimate_rtp(
 
     with stop_scope():  # a stop signal stops at a safe point; the estimate is still made and returned
         return _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar)
+
+
+def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **options) -> list[BetModeEstimate]:
+    """Every bet mode's figures (``base`` first, then ``[bet_modes.*]``), each x its own cost.
+
+    Each mode is :func:`estimate_rtp` of ``game.in_bet_mode(name)`` to ``precision`` x its cost (a fraction of
+    the mode's price: 0.001 = 0.1 %), with the same ``seed`` and ``options`` (workers, max_seconds, ...).
+    """
+    out = []
+    for name, mode in game.all_bet_modes.items():
+        estimate = estimate_rtp(game.in_bet_mode(name), precision=min(float(precision * mode.cost), 0.5), seed=seed, **options)
+        out.append(BetModeEstimate(mode, estimate))
+    return out
 
 
 def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar) -> RtpEstimate:

@@ -104,6 +104,7 @@ class RunSpec:
     stake: float | None
     seed: int
     stream: int
+    bet_mode: str = "base"  # the [bet_modes.*] the game is played in (Game.in_bet_mode)
 
     @property
     def game_sha256(self) -> str:
@@ -114,17 +115,17 @@ _MODELS: dict = {}
 
 
 def _model_for(spec: RunSpec) -> RoundModel:
-    key = (spec.game_sha256, spec.stake)
+    key = (spec.game_sha256, spec.stake, spec.bet_mode)
     if key not in _MODELS:
         if len(_MODELS) > 8:
             _MODELS.clear()
-        _MODELS[key] = round_model(loads_game(spec.game_text, spec.game_path), spec.stake)
+        _MODELS[key] = round_model(loads_game(spec.game_text, spec.game_path).in_bet_mode(spec.bet_mode), spec.stake)
     return _MODELS[key]
 
 
 def remember_model(spec: RunSpec, model: RoundModel) -> None:
     """Let jobs run in this process reuse an already built model."""
-    _MODELS[(spec.game_sha256, spec.stake)] = model
+    _MODELS[(spec.game_sha256, spec.stake, spec.bet_mode)] = model
 
 
 def stream_index(lane: int, block: int) -> int:

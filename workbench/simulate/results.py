@@ -186,6 +186,19 @@ class StratumEstimate:
         return self.probability * self.mean_extra
 
 
+class _NoBaseGame:
+    """The base-game part of a bet mode that buys its feature: no base spin, nothing exact."""
+
+    components: dict = {}
+    rtp = 0.0
+    std = 0.0
+    hit_frequency = 0.0
+    max_win = 0.0
+
+
+NO_BASE_GAME = _NoBaseGame()
+
+
 class RtpEstimate(WinStatistics):
     """RTP by the exact + conditional method.
 
@@ -457,3 +470,31 @@ def check_invariants(result: SimulationResult, exact_max_units: int | None = Non
         f"cost {float(game.bet.cost):g} credits = {cost:,} pay units, RTP {float(rtp):.8f} = total won / (rounds x cost), "
         f"reported {result.game_rtp:.8f}"))
     return checks
+
+
+class BetModeEstimate(WinStatistics):
+    """One bet mode's figures, x its own cost (``rtp``, ``std``, ``max_win``; ``hit_frequency`` per round).
+
+    ``mode`` is the :class:`~workbench.model.BetMode` (``cost`` x the base total bet); ``estimate`` the
+    :class:`RtpEstimate` of the game in that mode, x the base total bet; ``rtp_ci95`` and ``components``
+    (name -> :class:`Estimate`) are x the mode's cost; ``base_part`` what its paid spins' first screens
+    return exactly (0 for a buy mode).
+    """
+
+    def __init__(self, mode, estimate: RtpEstimate):
+        self.mode = mode
+        self.estimate = estimate
+        cost = float(mode.cost)
+        self.cost = cost
+        self.name = mode.name
+        self.rtp_ci95 = estimate.rtp_ci95 / cost
+        self.components = {k: Estimate(e.value / cost, e.ci95 / cost, e.source) for k, e in estimate.components.items()}
+        self.base_part = float(estimate.sheet.rtp) / cost
+        super().__init__(rtp=estimate.rtp / cost, std=estimate.std / cost, hit_frequency=estimate.hit_frequency,
+                         max_win=estimate.max_win / cost)
+
+    def to_dict(self) -> dict:
+        return {"mode": self.name, "cost_x_total_bet": self.cost, "buy": self.mode.buy, "rtp": self.rtp,
+                "rtp_ci95": self.rtp_ci95, "base_part": self.base_part, "std": self.std,
+                "hit_frequency": self.hit_frequency, "max_win": self.max_win,
+                "volatility_index_90": self.volatility_index(0.90), "volatility_index_95": self.volatility_index(0.95)}
