@@ -259,6 +259,18 @@ def test_every_gallery_game_reports(name, tmp_path):
         assert component in page
     if not game.pays.is_lines:
         assert "Per payline" not in page
+    # every bet mode's RTP, x its own cost, in the report, its data and the PAR workbook (regulators need each)
+    data = json.loads(files.report_json.read_text(encoding="utf-8"))
+    assert [m["mode"] for m in data["bet_modes"]] == (list(game.all_bet_modes) if game.bet_modes else [])
+    if game.bet_modes:
+        assert "RTP per bet mode (each x its own cost" in page
+        from openpyxl import load_workbook
+
+        summary = [row[0] for row in load_workbook(files.xlsx)["Summary"].iter_rows(values_only=True)]
+        for mode in game.all_bet_modes:
+            assert f"{mode}" in _text(page) and f"Bet mode {mode}: RTP" in summary
+    else:
+        assert "declares no bet modes" in page
 
 
 # ---------------------------------------------------------------------------

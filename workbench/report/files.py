@@ -36,7 +36,7 @@ def to_json(data) -> str:
     return json.dumps(_strict(data), indent=2, default=str) + "\n"
 
 
-def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None) -> dict:
+def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None, bet_modes=()) -> dict:
     """Every number of the report (no dates or timings): same inputs give identical data."""
     data = {
         "provenance": {k: v for k, v in prov.items() if k in ("game", "game_file", "game_sha256", "workbench_version", "seed",
@@ -45,6 +45,7 @@ def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source
         "rtp_estimate": est.to_dict(),
         "stakes": [{"stake": s, **e.to_dict()} for s, e in stake_results.items()],
         "simulation": sim.to_dict() if sim is not None else None,
+        "bet_modes": [m.to_dict() for m in bet_modes],
     }
     if session_source is not None:
         from ..plots import session_percentiles
@@ -82,7 +83,7 @@ def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
     paths = output_paths(out_dir, game_stem(game))
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_par_workbook(paths["xlsx"], game, sheet, estimate=estimate if estimate is not None else data.get("rtp_estimate"),
-                       provenance=data.get("provenance"))
+                       provenance=data.get("provenance"), bet_modes=data.get("bet_modes") or ())
     for name, df in par_tables(sheet).items():
         df.to_csv(paths["csv"][name], index=name in ("summary", "symbol_counts", "per_line"))
     paths["par_json"].write_text(to_json(sheet.to_dict()), encoding="utf-8")

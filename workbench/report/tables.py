@@ -498,6 +498,32 @@ def strata_table(est) -> pd.DataFrame:
     return _frame(rows, "trigger state")
 
 
+def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1) -> list:
+    """Every bet mode's figures (:class:`~workbench.simulate.BetModeEstimate`, x its own cost): ``base`` from
+    ``est``, each declared ``[bet_modes.*]`` estimated to ``precision`` x its cost; empty for a game without them."""
+    if not game.bet_modes:
+        return []
+    from ..simulate import BetModeEstimate, estimate_bet_modes
+
+    out = [BetModeEstimate(game.all_bet_modes["base"], est)]
+    base = game.in_bet_mode("base")  # the report's game may be a copy: play every mode of its own text
+    out += [m for m in estimate_bet_modes(base, precision, seed, workers=workers) if m.name != "base"]
+    return out
+
+
+def bet_modes_table(modes: list) -> pd.DataFrame:
+    """Every bet mode: cost (x total bet) and its RTP, CI, exact base part, hit frequency, volatility and largest
+    known win, each x the mode's own cost."""
+    rows = [{"bet mode": m.name, "cost (x total bet)": fmt_x(m.cost), "RTP (x its cost)": fmt_pct(m.rtp),
+             "± (95 %)": fmt_ci(m.rtp_ci95), "exact base part": fmt_pct(m.base_part),
+             "hit frequency": fmt_pct(m.hit_frequency, 2), "volatility index 90 %": fmt_num(m.volatility_index(0.90)),
+             "largest known win (x its cost)": fmt_x(m.max_win),
+             "plays": (f"the feature only, bought as a trigger of {m.mode.buy_count}" if m.mode.buy
+                       else f"strip sets of mode {m.mode.strip_sets}"),
+             "description": m.mode.description or ("the game itself" if m.name == "base" else "")} for m in modes]
+    return _frame(rows, "bet mode")
+
+
 def stake_table(stake_results: dict) -> pd.DataFrame:
     """RTP at each stake level (currency) with 95 % half-width, jackpot RTP and max win."""
     rows = []

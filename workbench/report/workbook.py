@@ -210,7 +210,7 @@ def _mode_sheets(game, sheet):
 # ---------------------------------------------------------------------------
 # the sheets
 # ---------------------------------------------------------------------------
-def _summary(book, game, sheet, modes: dict, est) -> None:
+def _summary(book, game, sheet, modes: dict, est, bet_modes: list = ()) -> None:
     from ..stats import z_value
     from .tables import pay_rule_text
 
@@ -251,6 +251,20 @@ def _summary(book, game, sheet, modes: dict, est) -> None:
         s.add(["Whole-game RTP", FEATURES_NEED_RTP, why])
 
     z90, z95 = z_value(0.90), z_value(0.95)
+    if bet_modes:
+        s.add(["Bet modes", "", "each mode's figures x its own cost (exact + conditional)"], bold=True)
+    for b in bet_modes:
+        name = b["mode"]
+        s.add([f"Bet mode {name}: cost", b["cost_x_total_bet"], "x total bet per round" + (" (buys the feature)" if b["buy"] else "")],
+              [None, AMOUNT, None])
+        s.add([f"Bet mode {name}: RTP", b["rtp"], "x its cost"], [None, PERCENT, None])
+        s.add([f"Bet mode {name}: RTP 95 % half-width", b["rtp_ci95"], "x its cost (RTP ± this)"], [None, PERCENT, None],
+              inf_text="not bounded (a state was not sampled)")
+        s.add([f"Bet mode {name}: exact base part", b["base_part"], "x its cost"], [None, PERCENT, None])
+        s.add([f"Bet mode {name}: hit frequency", b["hit_frequency"], "of rounds with any win"], [None, PERCENT, None])
+        s.add([f"Bet mode {name}: volatility index 90 %", b["volatility_index_90"], f"z = {z90:.4f} x std (x its cost)"],
+              [None, DECIMAL, None])
+        s.add([f"Bet mode {name}: largest known win", b["max_win"], "x its cost"], [None, AMOUNT, None])
     for mode, m in modes.items():
         s.add([f"Mode {mode}", "", "base game" if mode == "base" else "feature mode"], bold=True)
         if isinstance(m, str):
@@ -465,7 +479,7 @@ def _provenance(book, game, est, provenance: dict | None) -> None:
     s.finish()
 
 
-def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dict | None = None) -> Path:
+def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dict | None = None, bet_modes=()) -> Path:
     """Write the PAR workbook of ``game`` to ``path`` (.xlsx) and return the path.
 
     ``sheet``: the game's :class:`~workbench.exact.par.ParSheet` (default: the
@@ -475,6 +489,8 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
     whole-game RTP of a game with features; without one such a game's Summary
     says the whole-game RTP needs ``workbench rtp``.  ``provenance``: a report's
     provenance (``seed``, ``spins``, ``precision``, ``date``) to record.
+    ``bet_modes``: every bet mode's :class:`~workbench.simulate.BetModeEstimate` (or its ``to_dict()``), listed
+    in the Summary x each mode's own cost.
     """
     from openpyxl import Workbook
 
@@ -485,7 +501,7 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
     est = _estimate_view(estimate)
     book = Workbook()
     book.remove(book.active)
-    _summary(book, game, sheet, _mode_sheets(game, sheet), est)
+    _summary(book, game, sheet, _mode_sheets(game, sheet), est, [m if isinstance(m, dict) else m.to_dict() for m in bet_modes])
     for part in (_combinations, _symbol_counts, _per_line, _scatter_pays, _triggers, _bonus_awards, _prize_structure,
                  _awards):
         part(book, sheet)
