@@ -603,3 +603,95 @@ def _visit(game: Game, strip_set: StripSet, stops, heights, drawn, w, wins, comb
             t["starts"] += w * n
             t["starts_sq"] += w * n * n
             t["pay_cross"] += w * n * result["win"]
+
+
+# -- declared features (the free_spins and hold_and_respin templates), played slowly ---------------
+
+
+def _pick(rng, weights) -> int:
+    """An index drawn with probability proportional to ``weights`` (Python's ``random.Random``)."""
+    return rng.choices(range(len(weights)), weights=weights)[0]
+
+
+def _spins_for(spins: dict, count: int) -> int:
+    """A ``{count: spins}`` map read as the free_spins template reads it: the largest key not above ``count``."""
+    by_count = {int(k): int(v) for k, v in spins.items()}
+    keys = [k for k in by_count if k <= count]
+    return by_count[max(keys)] if keys else 0
+
+
+def free_spins_feature(game: Game, count: int, rng) -> Fraction:
+    """One free-spins feature of a ``free_spins`` lines game started by ``count`` scatters, played screen by screen
+    with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).
+
+    Straight from docs/reelset-format.md: spins by count (at most ``max_free_spins``), each free spin on a strip set
+    of ``free_spins_mode`` chosen by weight, stops by stop weight; the wilds (sticky / expanding / walking) put on
+    the screen; every payline and scatter group paid on the final screen x the multiplier; the multiplier grows;
+    retriggers add spins; the cap ends the feature.
+    """
+    f = game.features
+    limit = int(f.get("max_free_spins", 10_000))
+    trigger = game.triggers[f["trigger"]]
+    left = awarded = min(_spins_for(f["free_spins"], count), limit)
+    mult = int(f.get("multiplier", 1))
+    growth = f.get("multiplier_growth", "none")
+    step = int(f.get("multiplier_step", 1))
+    top = int(f.get("max_multiplier", 10_000))
+    wilds = f.get("free_spins_wilds", "none")
+    wild = f.get("wild_symbol")
+    cost = game.bet.cost
+    cap = Fraction(str(f["feature_cap"])) * cost if "feature_cap" in f else None
+    sets = [s for s in game.strip_sets.values() if s.mode == f["free_spins_mode"] and s.weight > 0]
+    held: set = set()
+    win = Fraction(0)
+    while left > 0:
+        left -= 1
+        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
+        shown = screen(game, strip_set, stops)
+        landed = {(r, row) for r, reel in enumerate(shown) for row, sym in enumerate(reel) if sym == wild}
+        if wilds == "expanding":
+            for r in {r for r, _ in landed}:
+                shown[r] = [wild] * len(shown[r])
+        for r, row in held:
+            shown[r][row] = wild
+        spin = Fraction(0)
+        for l, line_rows in enumerate(game.paylines):
+            for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l):
+                spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
+        shown_count = 0
+        for name, group in game.scatters.items():
+            n = _count_on_screen(shown, group)
+            spin += game.bet.credits(group.pay(n), group.unit)
+            if name == trigger.scatter:
+                shown_count = n
+        win += spin * mult
+        if growth == "per_spin" or (growth == "per_win" and spin > 0):
+            mult = min(mult + step, top)
+        if wilds == "sticky":
+            held |= landed
+        elif wilds == "walking":
+            held = {(r - 1, row) for r, row in held | landed if r >= 1}
+        if shown_count >= trigger.min_count and "retrigger" in f:
+            extra = _spins_for(f["retrigger"], shown_count)
+            new = min(awarded + extra, limit)
+            left += new - awarded
+            awarded = new
+        if cap is not None and win >= cap:
+            break
+    if cap is not None:
+        win = min(win, cap)
+    return max(win, Fraction(str(f.get("min_feature_win", 0))) * cost)
+
+
+def _count_on_screen(shown: list[list[str]], group) -> int:
+    """Instances of a scatter group on an explicit screen of one-row symbols (anywhere, or adjacent from reel 1)."""
+    per_reel = [sum(sym in group.symbols for sym in reel) for reel in shown]
+    if group.counting != "adjacent_from_first_reel":
+        return sum(per_reel)
+    total = 0
+    for n in per_reel:
+        if n == 0:
+            break
+        total += n
+    return total

@@ -335,7 +335,7 @@ class _Builder:
         if self.table(("features",), features) is None:
             features = {}
         if module_name is not None:
-            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes)
+            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays)
 
         if self.problems:
             raise self.fail()
@@ -1046,10 +1046,12 @@ class _Builder:
                                     buy_count=count, description=description)
         return out
 
-    def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes=None) -> None:
+    def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes=None,
+                 pays: PayRule | None = None) -> None:
         template = registry.template(module_name)
         spec = template.params
         refs = {
+            "pays": pays or PayRule(),
             "bet_modes": bet_modes or {},
             "table": tables,
             "strip_set": strip_sets,

@@ -30,6 +30,7 @@ PLAIN = RoundTemplate(
 MAX_FREE_SPINS = 10_000  # most free spins one feature plays when the file declares no max_free_spins (and the upper bound)
 MAX_MULTIPLIER = 10_000  # a free-spin win multiplier, start or reached by growth
 MULTIPLIER_GROWTH = ("none", "per_spin", "per_win")
+FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking")
 
 FREE_SPINS_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] with scatter = ...) that starts the free spins"),
@@ -48,6 +49,10 @@ FREE_SPINS_PARAMS = {
                              max=MAX_MULTIPLIER),
     "max_multiplier": Param("int", f"the multiplier grows no further than this (absent: {MAX_MULTIPLIER:,})",
                             required=False, min=1, max=MAX_MULTIPLIER),
+    "free_spins_wilds": Param("str", "wilds of the free spins (lines games): none, sticky (a landed wild stays to the end "
+                                     "of the feature), expanding (it fills its reel for that spin) or walking (it moves "
+                                     "one reel left on every later spin)", required=False, choices=FREE_SPIN_WILDS),
+    "wild_symbol": Param("symbol", "the wild that sticks, expands or walks (needed with free_spins_wilds)", required=False),
     "min_feature_win": Param("number", "the least a feature pays, x total bet (absent: 0)", required=False, min=0,
                              max=1_000_000),
     "feature_cap": Param("number", "the most a feature pays, x total bet: it ends when reached (absent: no cap)",
@@ -89,6 +94,22 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
         report(("features", "free_spins"), "every count awards 0 free spins: the feature would never play")
     if features["free_spins_mode"] == "base":
         report(("features", "free_spins_mode"), "the free spins need strip sets of their own mode (not \"base\")")
+    wilds = features.get("free_spins_wilds", "none")
+    if wilds != "none" and refs["pays"].rule != "lines":
+        report(("features", "free_spins_wilds"), f"{wilds} wilds are played on lines games (this one pays {refs['pays'].rule})")
+    elif wilds != "none":
+        symbols = refs["symbol"]
+        if "wild_symbol" not in features:
+            report(("features", "free_spins_wilds"), f"{wilds} wilds need wild_symbol = the wild that is {wilds}")
+        elif symbols[features["wild_symbol"]].kind != "wild" or symbols[features["wild_symbol"]].height != 1:
+            report(("features", "wild_symbol"), f"{features['wild_symbol']!r} must be a wild one row tall")
+        for group in refs["scatter"].values():
+            tall = [n for n in group.symbols if symbols[n].height != 1]
+            if tall:
+                report(("scatters", group.name), f"{wilds} wilds count scatters on the final screen: the symbols of a "
+                                                 f"scatter group must be one row tall ({', '.join(tall)} is not)")
+    elif "wild_symbol" in features:
+        report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\" or \"walking\"")
     growth = features.get("multiplier_growth", "none")
     for key in ("multiplier_step", "max_multiplier"):
         if key in features and growth == "none":

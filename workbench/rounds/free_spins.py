@@ -40,14 +40,14 @@ from .._jit import njit
 from ..errors import SimulationError
 from ..model import Game
 from ..model.params import parse_count
-from ..pays.lines import line_arrays
+from ..pays.lines import line_arrays, line_pay_screen
 from ..pays.scale import pay_scale
-from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
+from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, scatter_pay, update_code
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import base_components, choose_set, compile_mode, scatter_components, spin_windows
+from ..simulate.kernel import base_components, choose_set, compile_mode, fill_screen, scatter_components, spin_windows
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
-from ..simulate.steps import base_spin, pay_windows
+from ..simulate.steps import apply_mask, base_spin, pay_windows
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, no_award, pay_outcomes, scatter_group_names, trigger_values,
                    ways_fields)
@@ -67,7 +67,12 @@ FeatureParams = namedtuple(
 )
 # lines: the base and free-spin strip sets (kernel.ModeArrays), the line automaton, scatter groups and the trigger's group
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "scat", "comp_scatter", "group", "wins", "counts",
-                                                 "cost_units", "fs"])
+                                                 "cost_units", "fs", "wilds"])
+# Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none, the screen is paid from its windows): the
+# wild's symbol id, scratch screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]``
+# the instances a cell showing symbol id adds to scatter group g (counted on the final screen, ``scat_mode[g]``).
+WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member"])
+WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3}
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count)
 WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count",))
 FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs"])
@@ -140,14 +145,70 @@ def screen_total(scratch):
 # lines
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
+def wild_free_spin(p, s, rng):
+    """Pay one free spin of strip set ``s`` (windows in ``p.wins``) with the feature's wilds: the landed wilds
+    (sticky: they stay; expanding: they fill their reel for this spin; walking: they move one reel left on each
+    later spin), the held ones put on the screen, then lines and scatter groups counted on the final screen.
+    Returns the spin's win (units, before the multiplier); leaves the scatter counts in ``p.counts``."""
+    w = p.wilds
+    screen = w.screen
+    fill_screen(p.free, s, p.wins, screen)
+    rows = p.free.rows
+    for r in range(rows.shape[0]):
+        expand = False
+        for row in range(rows[r]):
+            w.landed[r, row] = screen[r, row] == w.wild
+            expand = expand or w.landed[r, row]
+        if w.mode == 2 and expand:
+            for row in range(rows[r]):
+                screen[r, row] = w.wild
+    apply_mask(screen, w.held, w.wild)
+    win = line_pay_screen(p.lines, screen)
+    sc = p.scat
+    for g in range(p.counts.shape[0]):
+        code = 0
+        for r in range(rows.shape[0]):
+            c = 0
+            for row in range(rows[r]):
+                c += w.member[g, screen[r, row]]
+            code = update_code(sc.mode[g], 1 << 30, code, c)
+        p.counts[g] = code_count(sc.mode[g], code)
+        if p.comp_scatter[g] >= 0:
+            win += scatter_pay(sc, g, p.counts[g])
+    if w.mode == 1:  # sticky
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                w.held[r, row] = w.held[r, row] or w.landed[r, row]
+    elif w.mode == 3:  # walking: every wild on the screen steps one reel left; those on reel 1 walk off
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                nxt = r + 1 < rows.shape[0] and row < rows[r + 1] and (w.held[r + 1, row] or w.landed[r + 1, row])
+                w.held[r, row] = nxt
+    return win
+
+
+@njit(cache=True, inline="always")
+def clear_held(w):
+    for r in range(w.held.shape[0]):
+        for row in range(w.held.shape[1]):
+            w.held[r, row] = False
+
+
+@njit(cache=True, inline="always")
 def play_feature_lines(p, rng, amounts, counters, count):
     fs = p.fs
     start_feature(fs, count, counters)
+    if p.wilds.mode != 0:
+        clear_held(p.wilds)
     while fs.state[LEFT] > 0:
         s = choose_set(p.free, rng)
         spin_windows(p.free, s, rng, p.wins)
-        pay_windows(p.free, s, p.lines, p.scat, p.wins, p.counts, fs.scratch, 0, p.comp_scatter, 1)
-        if after_free_spin(fs, screen_total(fs.scratch), p.counts[p.group], counters):
+        if p.wilds.mode == 0:
+            pay_windows(p.free, s, p.lines, p.scat, p.wins, p.counts, fs.scratch, 0, p.comp_scatter, 1)
+            win = screen_total(fs.scratch)
+        else:
+            win = wild_free_spin(p, s, rng)
+        if after_free_spin(fs, win, p.counts[p.group], counters):
             break
     end_feature(fs, amounts)
 
@@ -347,6 +408,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
     if game.pays.rule == "ways":
+        if game.features.get("free_spins_wilds", "none") != "none":
+            raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are played on lines games")
         return _ways_model(game, stake)
     if game.pays.rule == "lines":
         return _lines_model(game, stake)
@@ -380,9 +443,10 @@ def _lines_model(game: Game, stake) -> RoundModel:
     comp_scatter = scatter_components(game, components)
     probabilities = lines_count_states(game, group, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
+    free = compile_mode(game, game.features["free_spins_mode"], lines)
     params = FreeLinesParams(
         base=compile_mode(game, "base", lines),
-        free=compile_mode(game, game.features["free_spins_mode"], lines),
+        free=free,
         lines=lines,
         scat=scatter_arrays(game),
         comp_scatter=comp_scatter,
@@ -391,8 +455,23 @@ def _lines_model(game: Game, stake) -> RoundModel:
         counts=np.zeros(len(game.scatters), dtype=np.int64),
         cost_units=pay_scale(game).cost_units,
         fs=fs,
+        wilds=_wild_params(game),
     )
     return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
+
+
+def _wild_params(game: Game) -> WildParams:
+    """The compiled wilds of the free spins (mode 0: none)."""
+    mode = WILDS[game.features.get("free_spins_wilds", "none")]
+    n_symbols = len(game.symbols)
+    member = np.zeros((max(len(game.scatters), 1), n_symbols + 1), dtype=np.int64)  # the last column: an empty cell (-1)
+    for g, group in enumerate(game.scatters.values()):
+        for name in group.symbols:
+            member[g, game.symbols[name].index] = 1
+    wild = game.symbols[game.features["wild_symbol"]].index if mode else -1
+    shape = (game.reels, max(game.rows))
+    return WildParams(np.int64(mode), np.int64(wild), np.full(shape, n_symbols, dtype=np.int64), np.zeros(shape, dtype=np.bool_),
+                      np.zeros(shape, dtype=np.bool_), member)
 
 
 def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:
