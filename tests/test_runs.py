@@ -22,7 +22,7 @@ SIMULATE_BLOCK = cli.SIMULATE_BLOCK  # = engine.SIMULATE_BLOCK (tests/test_cli_h
 SPINS = 160 * SIMULATE_BLOCK + 12_345  # classic_tens: 8-20 s on one worker (so a signal sent once the checkpoint
 # shows progress always lands mid-run, even on an idle machine), a short last block
 SEED = 3
-TIMING = ("elapsed_seconds", "spins_per_second")
+TIMING = ("elapsed_seconds", "setup_seconds", "spins_per_second")
 
 
 def _strip(d: dict) -> dict:

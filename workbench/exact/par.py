@@ -8,7 +8,6 @@ from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 
 from ..errors import ExactBudgetError, WorkbenchError
 from ..model import Game, StripSet
@@ -29,6 +28,19 @@ from .enumerate import (
 from .moments import MomentPlan, SpinMoments, check_moment_budget, spin_moments, symbol_classes
 from .scatters import ScatterCounts, scatter_counts
 from .windows import ReelWindows, row_symbol_weights, strip_set_windows
+
+
+class _Pandas:
+    """pandas, imported when a PAR table is first built: pricing a game (the editors, the simulator's start-up)
+    needs none of it."""
+
+    def __getattr__(self, name: str):
+        import pandas
+
+        return getattr(pandas, name)
+
+
+pd = _Pandas()
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
 # Exact line hit counts: one (states x states) step per reel and distinct line

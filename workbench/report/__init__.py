@@ -16,92 +16,133 @@ game file, ``seed``, ``spins`` and ``precision`` (all randomness is seeded),
 so the same inputs give identical tables and JSON.
 """
 
-from . import files, formats, pipeline, tables, workbook
-from .defaults import (
-    BAND_CONFIDENCES,
-    BAND_SPINS,
-    DEFAULT_PRECISION,
-    DEFAULT_SEED,
-    DEFAULT_SPINS,
-    EXCEEDANCE_LEVELS,
-    NONDETERMINISTIC_KEYS,
-    PAR_TABLES,
-    SESSIONS,
-    SESSION_BANKROLL,
-    SESSION_SPINS,
-    STAKE_PRECISION_FACTOR,
-)
-from .display import figure_png, show, show_table
-from .files import ReportFiles, files_table, output_paths, report_data, to_json, write_outputs
-from .formats import fmt_ci, fmt_num, fmt_one_in, fmt_pct, fmt_x
-from .pipeline import (
-    HTML_TEMPLATE,
-    KERNEL_DISPLAY_NAME,
-    REPORT_NOTEBOOK,
-    ROOT,
-    execute_notebook,
-    generate_report,
-    kernel_manager_class,
-    render_html,
-    report_game_file,
-)
-from .provenance import game_stem, provenance, provenance_table, sha256_file, title_html
-from .workbook import write_par_workbook
-from .tables import (
-    band_table,
-    combinations_table,
-    par_conventions_table,
-    paytable_title,
-    pay_rule_text,
-    combinations_title,
-    prize_title,
-    AWARD_ROWS,
-    awards_table,
-    bonus_awards_table,
-    component_table,
-    exceedance_table,
-    feature_parameters,
-    feature_table,
-    game_overview,
-    key_figures,
-    load_report_game,
-    max_win_table,
-    option_table,
-    par_sheet,
-    par_tables,
-    paytable_table,
-    per_line_table,
-    prize_table,
-    report_stakes,
-    round_distribution,
-    rtp_estimate,
-    rtp_trace,
-    scatter_pays_table,
-    scatter_table,
-    session_table,
-    simulated_components_table,
-    simulation,
-    simulation_table,
-    stake_estimates,
-    stake_table,
-    bet_mode_estimates,
-    bet_modes_table,
-    strata_table,
-    strip_table,
-    symbol_table,
-    table_lengths,
-    triggers_table,
-    volatility_table,
-)
+from __future__ import annotations
 
+import importlib
+import sys
+import types
+
+# name -> submodule: everything is imported on first use (PEP 562), so `workbench.report.defaults` and the
+# CLI's parser load no pandas, papermill or matplotlib
+_SUBMODULES = ("defaults", "display", "files", "formats", "pipeline", "provenance", "tables", "workbook")
+_NAMES = {
+    'BAND_CONFIDENCES': 'defaults',
+    'BAND_SPINS': 'defaults',
+    'DEFAULT_PRECISION': 'defaults',
+    'DEFAULT_SEED': 'defaults',
+    'DEFAULT_SPINS': 'defaults',
+    'EXCEEDANCE_LEVELS': 'defaults',
+    'NONDETERMINISTIC_KEYS': 'defaults',
+    'PAR_TABLES': 'defaults',
+    'SESSIONS': 'defaults',
+    'SESSION_BANKROLL': 'defaults',
+    'SESSION_SPINS': 'defaults',
+    'STAKE_PRECISION_FACTOR': 'defaults',
+    'HTML_TEMPLATE': 'pipeline',
+    'KERNEL_DISPLAY_NAME': 'pipeline',
+    'REPORT_NOTEBOOK': 'pipeline',
+    'ROOT': 'pipeline',
+    'execute_notebook': 'pipeline',
+    'generate_report': 'pipeline',
+    'kernel_manager_class': 'pipeline',
+    'render_html': 'pipeline',
+    'report_game_file': 'pipeline',
+    'band_table': 'tables',
+    'combinations_table': 'tables',
+    'par_conventions_table': 'tables',
+    'paytable_title': 'tables',
+    'pay_rule_text': 'tables',
+    'combinations_title': 'tables',
+    'prize_title': 'tables',
+    'AWARD_ROWS': 'tables',
+    'awards_table': 'tables',
+    'bonus_awards_table': 'tables',
+    'component_table': 'tables',
+    'exceedance_table': 'tables',
+    'feature_parameters': 'tables',
+    'feature_table': 'tables',
+    'game_overview': 'tables',
+    'key_figures': 'tables',
+    'load_report_game': 'tables',
+    'max_win_table': 'tables',
+    'option_table': 'tables',
+    'par_sheet': 'tables',
+    'par_tables': 'tables',
+    'paytable_table': 'tables',
+    'per_line_table': 'tables',
+    'prize_table': 'tables',
+    'report_stakes': 'tables',
+    'round_distribution': 'tables',
+    'rtp_estimate': 'tables',
+    'rtp_trace': 'tables',
+    'scatter_pays_table': 'tables',
+    'scatter_table': 'tables',
+    'session_table': 'tables',
+    'simulated_components_table': 'tables',
+    'simulation': 'tables',
+    'simulation_table': 'tables',
+    'stake_estimates': 'tables',
+    'stake_table': 'tables',
+    'bet_mode_estimates': 'tables',
+    'bet_modes_table': 'tables',
+    'strata_table': 'tables',
+    'strip_table': 'tables',
+    'symbol_table': 'tables',
+    'table_lengths': 'tables',
+    'triggers_table': 'tables',
+    'volatility_table': 'tables',
+    'figure_png': 'display',
+    'show': 'display',
+    'show_table': 'display',
+    'ReportFiles': 'files',
+    'files_table': 'files',
+    'output_paths': 'files',
+    'report_data': 'files',
+    'to_json': 'files',
+    'write_outputs': 'files',
+    'fmt_ci': 'formats',
+    'fmt_num': 'formats',
+    'fmt_one_in': 'formats',
+    'fmt_pct': 'formats',
+    'fmt_x': 'formats',
+    'game_stem': 'provenance',
+    'provenance': 'provenance',
+    'provenance_table': 'provenance',
+    'sha256_file': 'provenance',
+    'title_html': 'provenance',
+    'write_par_workbook': 'workbook',
+}
 # private helpers of the former single module ``workbench/report.py``, still reachable here
-_strict = files._strict
-_finite = formats._finite
-_frame = formats._frame
-_check_parameters = pipeline._check_parameters
-_failed_cell_message = pipeline._failed_cell_message
-_module_summary = tables._module_summary
-_substitutes_text = tables._substitutes_text
+_PRIVATE = {'_strict': 'files', '_finite': 'formats', '_frame': 'formats', '_check_parameters': 'pipeline', '_failed_cell_message': 'pipeline', '_module_summary': 'tables', '_substitutes_text': 'tables'}
+
+
+def __getattr__(name: str):
+    module = _NAMES.get(name) or _PRIVATE.get(name)
+    if module is None:
+        if name in _SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_NAMES) | set(_PRIVATE) | set(_SUBMODULES))
+
+
+class _Package(types.ModuleType):
+    """Importing a submodule binds it on its package; ``provenance`` is also the name of a function, which the
+    package's attribute keeps meaning (as when everything was imported at once)."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and name in _NAMES:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "BAND_CONFIDENCES",

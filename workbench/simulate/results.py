@@ -65,7 +65,8 @@ class SimulationResult(WinStatistics):
         self.trace = trace  # running game RTP per completed chunk (DataFrame: spins, rtp, ci95)
         self.seed = seed
         self.requested = requested
-        self.elapsed = elapsed
+        self.elapsed = elapsed  # seconds spinning (set-up apart: setup_seconds)
+        self.setup_seconds = 0.0  # building the round model and its tables (set by simulate)
         self.interrupted = interrupted
         self.raw = total
         cost = model.params.cost_units
@@ -167,6 +168,7 @@ class SimulationResult(WinStatistics):
                 "count": [int(self.bucket_counts[i]) for i in nonzero],
             },
             "elapsed_seconds": self.elapsed,
+            "setup_seconds": self.setup_seconds,
             "spins_per_second": self.spins_per_second,
         }
 
