@@ -49,17 +49,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(port: int, proc: subprocess.Popen, log: Path, seconds: float) -> None:
-    """Wait until something listens on ``port`` (a TCP connect: an HTTP request would start a kernel)."""
+def wait_for_port(port: int, proc: subprocess.Popen, log: Path, seconds: float, server: str = "voila") -> None:
+    """Wait until ``server`` listens on ``port`` (a TCP connect: an HTTP request would start a kernel)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"voila exited with {proc.returncode}:\n{log.read_text()}")
+            pytest.fail(f"{server} exited with {proc.returncode}:\n{log.read_text()}")
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return
         time.sleep(0.2)
-    pytest.fail(f"voila did not listen on port {port} within {seconds} s:\n{log.read_text()}")
+    pytest.fail(f"{server} did not listen on port {port} within {seconds} s:\n{log.read_text()}")
 
 
 def descendants(pid: int) -> list[int]:
@@ -75,7 +75,7 @@ def descendants(pid: int) -> list[int]:
 
 
 def stop(proc: subprocess.Popen) -> None:
-    """Stop Voila and the kernels it started, by their process ids."""
+    """Stop the server (Voila, JupyterLab) and the kernels it started, by their process ids."""
     children = descendants(proc.pid)
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
@@ -390,6 +390,30 @@ def wait_text_changed(page, selector: str, before: str, timeout: int = STEP_MS) 
                            arg=[selector, before], timeout=timeout)
 
 
+def assert_pinned(page, first: str, last: str, shot: Path, scroller: str | None = None) -> None:
+    """Scrolled so that ``last`` is in view and ``first`` is not, the headline (whole game and base part) is still in
+    view and drawn on top: pinned beside the strips or above the tables.  ``scroller``: the element that scrolls
+    (JupyterLab's notebook panel), else the page."""
+    page.locator(last).scroll_into_view_if_needed()
+    size = page.viewport_size
+    page.mouse.move(size["width"] / 2, size["height"] / 2)
+    page.mouse.wheel(0, 150)  # ``last`` off the bottom edge
+    page.wait_for_timeout(400)
+    area = page.locator(scroller).bounding_box() if scroller else {"y": 0, "height": size["height"]}
+    top, bottom = area["y"], area["y"] + area["height"]
+    early, late = page.locator(first).bounding_box(), page.locator(last).bounding_box()
+    page.screenshot(path=str(shot))
+    assert early["y"] + early["height"] < top, f"{first} is still in view: the test did not scroll (screenshot {shot.name})"
+    assert top <= late["y"] and late["y"] + late["height"] <= bottom, f"{last} is not in view (screenshot {shot.name})"
+    for part in (".wb-whole-rtp", ".wb-base-part"):
+        box = page.locator(part).bounding_box()
+        assert top <= box["y"] and box["y"] + box["height"] <= bottom, \
+            f"{part} scrolled away ({box}, scrolling area {area}; screenshot {shot.name})"
+    hit = page.evaluate("""() => { const b = document.querySelector('.wb-whole-rtp').getBoundingClientRect();
+        const e = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2); return !!(e && e.closest('.wb-rtp')); }""")
+    assert hit, f"the headline is covered by what scrolls under it (screenshot {shot.name})"
+
+
 def wait_headline(page, log: Path, shots: Path) -> None:
     try:
         page.wait_for_function(f"() => {{ const e = document.querySelector('.wb-whole-rtp');"
@@ -451,6 +475,7 @@ def test_strip_editor_headline_and_bad_file_in_chromium(voila_super10, tmp_path)
             assert page.locator(".wb-whole-rtp").inner_text() != before_whole
             assert page.locator(".wb-stale").count() == 0
             screenshot(page, shots / "02_base_edit.png")
+            assert_pinned(page, ".wb-reel-1 textarea", ".wb-reel-5 textarea", shots / "02_scrolled.png")
 
             # 3. an edit of the free spins' strips: the held feature terms are stale
             page.locator(".wb-strip-set select").select_option("free_spins")
@@ -518,7 +543,9 @@ def test_table_editor_headline_in_chromium(voila_tables, tmp_path):
             whole = whole_shown(page)
             assert 90 <= whole <= 99, whole
             assert page.locator(".wb-stale").count() == 0
+            assert page.locator("button.wb-estimate").is_visible() and not page.locator("button.wb-estimate-whole").is_visible()
             screenshot(page, shots / "01_opened.png")
+            assert_pinned(page, ".wb-weight-wheel-1 input", ".wb-weight-bonus_game-1 input", shots / "01_scrolled.png")
 
             box = page.locator(".wb-weight-wheel-1 input")
             assert box.input_value() == "33"

@@ -584,3 +584,41 @@ def test_save_as_writes_a_new_file_and_edits_it(classic_copy, tmp_path):
     assert other.read_text() == original
     assert not editor.save_as("") and "give the path" in editor.last_error
     assert "examples/ways_243" in editor.reelset_box.options  # the picker lists the gallery too
+
+
+# ---------------------------------------------------------------------------
+# the headline stays in view: pinned beside the strips, above the tables
+# ---------------------------------------------------------------------------
+def test_table_editor_has_one_estimate_button_and_shows_the_total_once(s10_copy):
+    editor = TableWeightsEditor(s10_copy, precision=0.01, max_seconds=10)
+    assert editor.whole_button.layout.display == "none"  # the toolbar's Estimate whole game: hidden here
+    assert editor.estimate_row.layout.display != "none"
+    assert "Estimate whole game" not in editor.rtp_label.value and "Estimate whole game" not in editor.feature.value
+    assert "Press <b>Estimate RTP</b>" in editor.feature.value
+    editor.estimate_button.click()
+    result = editor.estimate_result
+    total = f"{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %"
+    assert whole_text(editor) == total
+    assert total not in editor.feature.value and "Total RTP (estimate)" not in editor.feature.value
+    assert "Last estimate by component" in editor.feature.value and "<table" in editor.feature.value
+    base = f"{100 * editor.current_par.value('rtp'):.4f} %"
+    assert (editor.rtp_label.value + editor.feature.value).count(base) == 1  # the base part once, in the headline
+    assert editor.estimate_button.description == "Estimate RTP" and not editor.estimate_button.disabled
+
+
+def test_headlines_are_pinned_where_the_page_scrolls(s10_copy):
+    from workbench.widgets.panel import SIDEBAR_STYLE
+
+    table = TableWeightsEditor(s10_copy, precision=0.01, max_seconds=10)
+    children = list(table.widget.children)
+    assert "wb-editor" in table.widget._dom_classes and SIDEBAR_STYLE in children[0].value
+    assert children.index(table.head) < children.index(table.tables_box)  # above the tables
+    assert "wb-pinned" in table.head._dom_classes
+    assert table.rtp_label in table.head.children and table.estimate_row in table.head.children
+    strip = StripEditor(s10_copy)
+    assert "wb-editor" in strip.widget._dom_classes and SIDEBAR_STYLE in strip.widget.children[0].value
+    sidebar = next(w for w in strip.widget.children if "wb-split" in getattr(w, "_dom_classes", ())).children[1]
+    assert {"wb-sidebar", "wb-pinned"} <= set(sidebar._dom_classes) and strip.rtp_label in sidebar.children
+    # sticky needs every box between the pinned one and the scrolling page to let it out
+    assert "position: sticky" in SIDEBAR_STYLE and "overflow: visible" in SIDEBAR_STYLE
+    assert ".jp-OutputArea-child:has(.wb-pinned)" in SIDEBAR_STYLE

@@ -38,6 +38,21 @@ def feature_parts(game: Game) -> tuple:
     return (tuple((n, s) for n, s in game.strip_sets.items() if s.mode != "base"), tuple(game.tables.items()))
 
 
+#: the headline beside the edited strips (or above the edited tables) stays in view while the page scrolls: a box of
+#: class ``wb-pinned`` is ``position: sticky``.  A sticky box sticks inside its nearest scrolling ancestor, and
+#: ipywidgets' boxes (``overflow: auto``) and JupyterLab's output area (``overflow: hidden`` / ``auto``) are such
+#: ancestors that never scroll themselves: those around a pinned box are made ``overflow: visible``, so that it sticks
+#: in the page (Voila) or in the notebook panel (JupyterLab).
+SIDEBAR_STYLE = """<style>
+.wb-editor, .wb-editor .wb-split, .jp-OutputArea:has(.wb-pinned), .jp-OutputArea-child:has(.wb-pinned),
+.jp-OutputArea-output:has(.wb-pinned), .output_subarea:has(.wb-pinned), .output_area:has(.wb-pinned) {
+  overflow: visible !important; }
+.wb-pinned { position: sticky; top: 0; z-index: 2; background: var(--jp-layout-color0, #fff); }
+.wb-sidebar { align-self: flex-start; }
+.wb-pinned-head { border-bottom: 1px solid var(--jp-border-color2, #e0e0e0); padding-bottom: 4px; }
+</style>"""
+
+
 def css_class(widget: W.DOMWidget, *names: str) -> W.DOMWidget:
     """Add CSS classes (used by the browser tests to find widgets); returns the widget."""
     for name in names:
@@ -62,6 +77,10 @@ class EditorPanel:
 
     #: shown above the PAR table
     summary_title = "Exact PAR"
+    #: the control that estimates the headline's feature terms (named in the headline's hint)
+    estimate_control = "Estimate whole game"
+    #: whether the toolbar's Estimate whole game button is shown (an editor with its own estimate control hides it)
+    show_whole_button = True
 
     def __init__(self, reelset: str | os.PathLike | Game):
         self.session = EditSession(reelset)
@@ -182,7 +201,7 @@ class EditorPanel:
 
     def _headline(self, rtp: float, delta: str) -> str:
         exact, reason = self.exact_whole()
-        self.whole_button.layout.display = "none" if exact else ""
+        self.whole_button.layout.display = "none" if exact or not self.show_whole_button else ""
         if exact and self.mode == "base":
             self.whole_rtp = (rtp, 0.0, False)
             return (f"<span style='font-size:120%'>Whole game RTP (exact) <b class='wb-rtp-value wb-whole-rtp'>{100 * rtp:.4f} %"
@@ -193,7 +212,7 @@ class EditorPanel:
         if whole is None:
             self.whole_rtp = None
             head = ("<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'>not estimated</b></span> "
-                    "— press <b>Estimate whole game</b> (exact base game + conditional simulation of the features)")
+                    f"— press <b>{html.escape(self.estimate_control)}</b> (exact base game + conditional simulation of the features)")
         else:
             value, ci, stale = self.whole_rtp = whole
             terms = self.feature_terms

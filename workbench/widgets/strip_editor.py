@@ -25,7 +25,7 @@ import ipywidgets as W
 
 from ..errors import Problem, ReelsetError
 from ..model import Game, Strip, check_strip, symbol_runs
-from .panel import EditorPanel, button, css_class
+from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import symbol_counts_html
 
 
@@ -67,8 +67,7 @@ STOP_STYLE = """<style>
 .wb-stops .wb-mark-selected{outline:2px solid #1a73e8}
 .wb-stops .wb-mark-edited{background:#fde293}
 .wb-stops .wb-mark-found{background:#c6e7ff}
-.wb-sidebar{position:sticky;top:0;align-self:flex-start}
-</style>"""
+</style>""" + SIDEBAR_STYLE
 
 
 class ReelEditor:
@@ -190,7 +189,7 @@ class StripEditor(EditorPanel):
         self.edited: dict[int, set] = {}  # reel -> 0-based stops of the last edit (highlighted)
         # the figures sit beside the strips (and stay in view while scrolling where the page allows it)
         sidebar = css_class(W.VBox([self.rtp_label, self.summary], layout=W.Layout(width="42%", min_width="360px")),
-                            "wb-sidebar")
+                            "wb-sidebar", "wb-pinned")
         work = W.VBox([
             W.HTML("<b>Stop tools</b> (stops are numbered from 1 in strip order; a tall symbol is one stop block)"),
             self.tools.widget,
@@ -200,7 +199,7 @@ class StripEditor(EditorPanel):
             W.HTML("<b>Symbol counts</b> (stops, or weights on weighted strips; change vs saved file in brackets)"),
             self.counts,
         ], layout=W.Layout(width="58%"))
-        self._widget = W.VBox([
+        self._widget = css_class(W.VBox([
             W.HTML(STOP_STYLE),
             self.title,
             self.opener,
@@ -208,9 +207,9 @@ class StripEditor(EditorPanel):
             self.toolbar,
             self.save_as_row,
             self.status,
-            W.HBox([work, sidebar], layout=W.Layout(width="100%", align_items="flex-start")),
+            css_class(W.HBox([work, sidebar], layout=W.Layout(width="100%", align_items="flex-start")), "wb-split"),
             self.diff,
-        ])
+        ]), "wb-editor")
         self.rebuild(strip_set)
         self._auto_estimate()
         self.refresh()

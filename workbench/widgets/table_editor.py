@@ -5,12 +5,14 @@ editable integer weight, its probability and, for each numeric field of the
 entries (such as ``value``), the entry's EV contribution ``value x
 probability`` and the table's exact EV (a fraction: weights are integers).
 
-Below, the RTP (x total bet): the exact base-game PAR always; the total RTP
-exactly when the game pays nothing beyond the base screen (no trigger
-states, no feature components, no jackpots); otherwise a quick estimate by
-the exact + conditional method (:func:`workbench.simulate.estimate_rtp`) on
-a button press, with its 95 % confidence half-width.  Edits are validated,
-undoable and saved with :func:`workbench.save_game` like the strip editor's.
+Above the tables (pinned there while they scroll by), the RTP (x total
+bet): the exact base-game PAR always; the total RTP exactly when the game
+pays nothing beyond the base screen (no trigger states, no feature
+components, no jackpots); otherwise an estimate by the exact + conditional
+method (:func:`workbench.simulate.estimate_rtp`) on a press of the one
+Estimate RTP button, with its 95 % confidence half-width (below the tables,
+what it is made of).  Edits are validated, undoable and saved with
+:func:`workbench.save_game` like the strip editor's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import ipywidgets as W
 
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
-from .panel import EditorPanel, button, css_class
+from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import exactness, format_value, header_row
 
 
@@ -145,6 +147,8 @@ class TableWeightsEditor(EditorPanel):
     """
 
     summary_title = "Exact base-game PAR"
+    estimate_control = "Estimate RTP"  # one estimate button: its estimate is also the headline's feature terms
+    show_whole_button = False
 
     def __init__(self, reelset: str | os.PathLike | Game, *, precision: float = 0.002, max_seconds: float = 20.0, seed: int = 1):
         super().__init__(reelset)
@@ -163,13 +167,17 @@ class TableWeightsEditor(EditorPanel):
         self.feature = css_class(W.HTML(), "wb-feature-rtp")
         self.estimate_row = W.HBox([self.precision, self.max_seconds, self.seed, self.estimate_button], layout=W.Layout(align_items="center"))
         self.tables_box = W.VBox()
-        self._widget = W.VBox([
+        # the headline and its Estimate control above the tables, pinned there while the tables scroll by
+        self.head = css_class(W.VBox([W.HTML("<h4 style='margin:8px 0 2px'>RTP (x total bet)</h4>"), self.rtp_label,
+                                      self.estimate_row]), "wb-pinned", "wb-pinned-head", "wb-table-head")
+        self._widget = css_class(W.VBox([
+            W.HTML(SIDEBAR_STYLE),
             self.title, self.opener, self.toolbar, self.save_as_row, self.status,
+            self.head,
             self.tables_box,
-            W.HTML("<h4 style='margin:8px 0 2px'>RTP (x total bet)</h4>"),
-            self.rtp_label, self.feature, self.estimate_row,
+            self.feature,
             self.summary, self.diff,
-        ])
+        ]), "wb-editor")
         self.rebuild()
         self._auto_estimate()
         self.refresh()
@@ -205,10 +213,16 @@ class TableWeightsEditor(EditorPanel):
             self.feature.value = (f"Total RTP (exact) = <b class='wb-total-rtp'>{format_value(base, 'percent')}</b>: {self.exact_reason}; "
                                   "feature RTP 0. The table EVs above are exact.")
             return
-        text = f"Base game (exact) = <b>{format_value(base, 'percent')}</b>; {html.escape(self.exact_reason)}."
+        # the headline above shows the whole game and its base part when the game has features: said once, there
+        in_headline = self.whole_rtp is not None and not self.exact_whole()[0]
+        text = f"{html.escape(self.exact_reason[:1].upper() + self.exact_reason[1:])}."
+        if not in_headline:
+            text = f"Base game (exact) = <b>{format_value(base, 'percent')}</b>; {html.escape(self.exact_reason)}."
         result = self.estimate_result
         if result is None:
-            text += "<br>Press <b>Estimate RTP</b> for the total (exact base game + conditional simulation of the features)."
+            held = "; the headline's feature terms are from the quick estimate made on opening" if in_headline else ""
+            text += (f"<br>Press <b>Estimate RTP</b> for the total by component (exact base game + conditional simulation "
+                     f"of the features, to the precision asked){held}.")
         else:
             stale = ("" if self._estimated_game == self.session.game
                      else " <b style='color:#a50e0e'>(for earlier weights: estimate again)</b>")
@@ -218,9 +232,12 @@ class TableWeightsEditor(EditorPanel):
                 for k, e in result.components.items()
             )
             feature = result.rtp - (base or 0.0)
-            text += (f"<br>Total RTP (estimate) = <b class='wb-total-rtp'>{100 * result.rtp:.4f} % ± {100 * result.rtp_ci95:.4f} %</b> "
-                     f"(95 %), features {100 * feature:.4f} %, {result.elapsed:.1f} s{stale}"
-                     f"<table style='border-collapse:collapse'>{header_row('component', 'RTP', '95 % CI', 'source')}{rows}</table>")
+            if in_headline:  # the total is the headline's: here only what it is made of
+                text += f"<br>Last estimate by component: features {100 * feature:.4f} %, {result.elapsed:.1f} s{stale}"
+            else:
+                text += (f"<br>Total RTP (estimate) = <b class='wb-total-rtp'>{100 * result.rtp:.4f} % ± "
+                         f"{100 * result.rtp_ci95:.4f} %</b> (95 %), features {100 * feature:.4f} %, {result.elapsed:.1f} s{stale}")
+            text += f"<table style='border-collapse:collapse'>{header_row('component', 'RTP', '95 % CI', 'source')}{rows}</table>"
         self.feature.value = text
 
     # -- edits -------------------------------------------------------------------
@@ -260,6 +277,7 @@ class TableWeightsEditor(EditorPanel):
 
         game = self.session.game
         self.estimate_button.disabled = True
+        self.estimate_button.description = "Estimating…"
         self.feature.value += "<br><i>estimating…</i>"
         try:
             self.estimate_result = estimate_rtp(game, precision=self.precision.value / 100, seed=int(self.seed.value),
@@ -272,5 +290,6 @@ class TableWeightsEditor(EditorPanel):
             self.show_error(f"Estimate failed: {exc}")
         finally:
             self.estimate_button.disabled = False
+            self.estimate_button.description = "Estimate RTP"
         self.recompute()
         self._show_feature()
