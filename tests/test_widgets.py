@@ -622,3 +622,37 @@ def test_headlines_are_pinned_where_the_page_scrolls(s10_copy):
     # sticky needs every box between the pinned one and the scrolling page to let it out
     assert "position: sticky" in SIDEBAR_STYLE and "overflow: visible" in SIDEBAR_STYLE
     assert ".jp-OutputArea-child:has(.wb-pinned)" in SIDEBAR_STYLE
+
+
+def test_editors_show_every_bet_mode_x_its_own_cost(tmp_path):
+    """A game with [bet_modes.*]: the headline lists each mode's RTP x its cost; an edit of the ante's strips moves
+    the ante's figure (exact first screen + held feature terms, probabilities recomputed); a table edit makes them stale."""
+    import re as _re
+
+    from workbench.tuning import measure
+    from workbench.widgets.table_editor import TableWeightsEditor
+
+    path = tmp_path / "coins.toml"
+    shutil.copyfile(reelsets_dir() / "examples" / "hold_and_respin_coins.toml", path)
+    editor = StripEditor(path, strip_set="ante")
+    text = _re.sub("<[^>]+>", "", editor.rtp_label.value)
+
+    def mode_rtp(name, text):
+        return float(_re.search(rf"{name} \(cost [\d.]+ x total bet\) ([\d.]+) %", text).group(1))
+
+    assert "Bet modes, RTP x each mode's own cost" in text
+    before = mode_rtp("ante", text)
+    coin_buy = mode_rtp("coin_buy", text)
+    terms = editor.mode_terms["ante"]
+    expected = measure(editor.session.game.in_bet_mode("ante"), "base", terms, strata=True)["rtp"] / 1.25
+    assert before == pytest.approx(100 * expected, abs=1e-4)
+    reel = list(editor.session.game.strip_sets["ante"].reels[0].symbols)
+    reel[reel.index("COIN")] = "CHERRY"
+    assert editor.commit(lambda: editor.session.game.with_strip("ante", 1, reel), "one coin fewer on the ante's reel 1")
+    after = _re.sub("<[^>]+>", "", editor.rtp_label.value)
+    assert mode_rtp("ante", after) < before and mode_rtp("coin_buy", after) == coin_buy and "(stale)" not in after
+    tables = TableWeightsEditor(path, max_seconds=5)
+    weights = list(tables.session.game.tables["coin_values"].weights)
+    weights[0] += 100
+    assert tables.commit(lambda: tables.session.game.with_table_weights("coin_values", weights), "more 1x coins")
+    assert "(stale)" in _re.sub("<[^>]+>", "", tables.rtp_label.value)

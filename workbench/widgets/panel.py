@@ -34,8 +34,11 @@ AUTO_ESTIMATE_PRECISION = 0.002
 
 
 def feature_parts(game: Game) -> tuple:
-    """What the held feature means depend on: the strip sets of modes other than base, and the tables."""
-    return (tuple((n, s) for n, s in game.strip_sets.items() if s.mode != "base"), tuple(game.tables.items()))
+    """What the held feature means depend on: the strip sets of the feature modes (not base, nor the paid spins of a
+    bet mode such as an ante: their first screen is exact and their trigger probabilities are recomputed), and the
+    tables."""
+    paid = {"base", *(m.strip_sets for m in game.bet_modes.values())}
+    return (tuple((n, s) for n, s in game.strip_sets.items() if s.mode not in paid), tuple(game.tables.items()))
 
 
 #: the headline beside the edited strips (or above the edited tables) stays in view while the page scrolls: a box of
@@ -119,6 +122,7 @@ class EditorPanel:
         self.save_as_button.on_click(lambda _: self.save_as(self.save_as_box.value.strip()))
         self.save_as_row = W.HBox([self.save_as_box, self.save_as_button], layout=W.Layout(align_items="center"))
         self.feature_terms = None  # FeatureTerms of the last estimate (games with features)
+        self.mode_terms: dict = {}  # bet mode name -> FeatureTerms of that mode's last estimate
         self._terms_parts = None  # feature_parts() of the game they were estimated for
         self.whole_rtp = None  # (value, ci95, stale) of the headline, or None
         self.auto_estimate = True
@@ -197,6 +201,9 @@ class EditorPanel:
         mode = self.mode
         if mode == "base":
             return "base game"
+        paid = [name for name, m in self.session.game.bet_modes.items() if m.strip_sets == mode]
+        if paid:  # the strips of a bet mode's paid spins (an ante): their first screen, x the base total bet
+            return f"bet mode {', '.join(paid)}: its paid spin's first screen, x total bet,"
         return f"mode {mode}, per {'free ' if 'free' in mode else ''}spin"
 
     def _headline(self, rtp: float, delta: str) -> str:
@@ -222,7 +229,35 @@ class EditorPanel:
             head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'{grey}>{100 * value:.4f} % ± {100 * ci:.4f} %"
                     f"</b></span> (95 %; exact base game + feature terms held from the estimate, seed {terms.seed}, "
                     f"{terms.samples:,} rounds){mark}")
-        return f"{head}<br>{part}"
+        return f"{head}<br>{part}{self._modes_line()}"
+
+    def _modes_line(self) -> str:
+        """Every declared bet mode's RTP, x its own cost: the exact first screen of its strips plus its feature terms
+        held from the last estimate (a buy mode: its bought feature alone); greyed when an edit made them stale."""
+        game = self.session.game
+        if not game.bet_modes or self.mode not in {"base", *(m.strip_sets for m in game.bet_modes.values())}:
+            return ""
+        from ..tuning import measure
+
+        stale = self._terms_parts is not None and feature_parts(game) != self._terms_parts
+        parts = []
+        for name, mode in game.bet_modes.items():
+            cost = float(mode.cost)
+            terms = self.mode_terms.get(name)
+            label = f"<b>{html.escape(name)}</b> (cost {cost:g} x total bet)"
+            if terms is None:
+                parts.append(f"{label} not estimated")
+                continue
+            try:
+                value = terms.value() if mode.buy else measure(game.in_bet_mode(name), "base", terms, strata=True)["rtp"]
+            except WorkbenchError as exc:
+                parts.append(f"{label} not available ({html.escape(str(exc))})")
+                continue
+            ci = f" ± {100 * terms.ci95 / cost:.4f} %" if terms.present else " (exact)"
+            grey = " style='color:#888'" if stale and terms.present else ""
+            parts.append(f"{label} <span class='wb-mode-rtp'{grey}>{100 * value / cost:.4f} %{ci}</span>")
+        return ("<br><span class='wb-bet-modes'>Bet modes, RTP x each mode's own cost: " + "; ".join(parts)
+                + (" (stale)" if stale else "") + "</span>")
 
     def _whole(self):
         """(whole-game RTP, 95 % half-width, stale) with the held feature terms, or None before an estimate."""
@@ -245,6 +280,10 @@ class EditorPanel:
         self.whole_button.disabled = True
         try:
             self.set_feature_terms(FeatureTerms.estimate(game, precision, 1, max_seconds=max_seconds), game)
+            # and every declared bet mode's, to the same precision x its cost
+            self.mode_terms = {name: FeatureTerms.estimate(game.in_bet_mode(name), min(precision * float(mode.cost), 0.5), 1,
+                                                           max_seconds=max_seconds)
+                               for name, mode in game.bet_modes.items()}
         except WorkbenchError as exc:
             self.show_error(f"Whole-game estimate failed: {exc}")
         finally:
@@ -258,7 +297,8 @@ class EditorPanel:
     def _auto_estimate(self) -> None:
         """On opening a game with features: estimate its feature terms within :data:`AUTO_ESTIMATE_SECONDS`."""
         self.feature_terms = self._terms_parts = None
-        if self.auto_estimate and not self.exact_whole()[0]:
+        self.mode_terms = {}
+        if self.auto_estimate and (not self.exact_whole()[0] or self.session.game.bet_modes):
             self.estimate_whole(max_seconds=AUTO_ESTIMATE_SECONDS)
 
     # -- edits ---------------------------------------------------------------
