@@ -272,7 +272,7 @@ def render_par_text(sheet, z: float | None = None) -> str:
         parts = [
             f"PAR sheet: {sheet.game.name} ({sheet.mode} game)",
             "=" * 60,
-            sheet.summary.to_string(),
+            *_summary_lines(sheet),
             "",
             "Symbol counts",
             sheet.symbol_counts.to_string(),
@@ -298,6 +298,23 @@ def render_par_text(sheet, z: float | None = None) -> str:
 
 
 AWARD_ROWS_SHOWN = 60  # the awards-by-value table is printed when it has at most this many rows
+
+
+def _summary_lines(sheet) -> list[str]:
+    """The PAR summary as left-aligned ``figure  value`` lines (a long note does not push the numbers right)."""
+    summary = sheet.summary
+    column = summary.iloc[:, 0] if hasattr(summary, "iloc") and summary.ndim == 2 else summary
+    width = max((len(str(k)) for k in column.index), default=0)
+    lines = []
+    for key, value in column.items():
+        shown = f"{value:.6g}" if isinstance(value, float) else str(value)
+        lines.append(f"{str(key):{width}s}  {shown}")
+    from .simulate import exactness
+
+    exact, why = exactness(sheet.game)
+    if sheet.mode == "base" and not exact:
+        lines.append(f"{'whole game':{width}s}  not in this sheet: {why}; `workbench rtp` gives the whole-game RTP")
+    return lines
 
 
 def _combinations_heading(sheet) -> str:
