@@ -460,9 +460,10 @@ def cmd_rtp(args) -> int:
 
 def _print_bet_modes(modes: list) -> None:
     """Each bet mode's figures, x its own cost (a regulator needs every mode's RTP)."""
-    print("  bet modes (RTP, VI and max win x the mode's own cost; hit frequency per round):")
+    print("  bet modes (RTP, its exact base part, VI and the largest win seen x the mode's own cost; hit frequency per "
+          "round):")
     print(f"    {'mode':16s} {'cost x bet':>10s} {'RTP':>10s} {'+- 95 %':>9s} {'base part':>10s} {'hit freq':>9s} "
-          f"{'VI 90 %':>8s} {'max win':>9s}")
+          f"{'VI 90 %':>8s} {'max seen':>9s}")
     for m in modes:
         print(f"    {m.name:16s} {m.cost:10,.2f} {100 * m.rtp:9.4f}% {100 * m.rtp_ci95:8.4f}% {100 * m.base_part:9.4f}% "
               f"{100 * m.hit_frequency:8.4f}% {m.volatility_index(0.90):8.3f} {m.max_win:9,.2f}")

@@ -241,7 +241,7 @@ def _summary(book, game, sheet, modes: dict, est, bet_modes: list = ()) -> None:
         s.add(["Whole-game RTP 95 % half-width", est.ci95, "x total bet (RTP ± this)"], [None, PERCENT, None],
               inf_text="not bounded (a state was not sampled)")
         if est.jackpot_rtp:
-            s.add(["Jackpot RTP", est.jackpot_rtp, "x total bet (included above)"], [None, PERCENT, None])
+            s.add(["Progressive (pooled) jackpot RTP", est.jackpot_rtp, "x total bet (included above)"], [None, PERCENT, None])
         for name, (value, ci, source) in est.components.items():
             if name.startswith("option:"):
                 continue

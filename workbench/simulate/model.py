@@ -96,7 +96,10 @@ class RoundModel:
 
     @property
     def exact_components(self) -> tuple:
-        return tuple(i for i, c in enumerate(self.components) if c in PAY_RULE_COMPONENTS or c.startswith("scatter:"))
+        """What the first screen pays, priced by :func:`workbench.exact.par`: the pay rule, scatter groups and the
+        bonus award tables of combination or scatter triggers (``bonus:<name>``)."""
+        return tuple(i for i, c in enumerate(self.components)
+                     if c in PAY_RULE_COMPONENTS or c.startswith(("scatter:", "bonus:")))
 
     @property
     def informational_components(self) -> tuple:

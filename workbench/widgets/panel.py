@@ -203,7 +203,10 @@ class EditorPanel:
             return "base game"
         paid = [name for name, m in self.session.game.bet_modes.items() if m.strip_sets == mode]
         if paid:  # the strips of a bet mode's paid spins (an ante): their first screen, x the base total bet
-            return f"bet mode {', '.join(paid)}: its paid spin's first screen, x total bet,"
+            return f"bet mode {', '.join(paid)}: its paid spin's first screen, x the base total bet (not x its cost),"
+        if mode == self.session.game.features.get("free_spins_mode"):
+            # a declared free spin pays its screen x the feature's multiplier, with its wilds: the exact PAR is the screen
+            return f"mode {mode}, one free spin's screen before the feature's multiplier and wilds,"
         return f"mode {mode}, per {'free ' if 'free' in mode else ''}spin"
 
     def _headline(self, rtp: float, delta: str) -> str:
@@ -235,7 +238,7 @@ class EditorPanel:
         """Every declared bet mode's RTP, x its own cost: the exact first screen of its strips plus its feature terms
         held from the last estimate (a buy mode: its bought feature alone); greyed when an edit made them stale."""
         game = self.session.game
-        if not game.bet_modes or self.mode not in {"base", *(m.strip_sets for m in game.bet_modes.values())}:
+        if not game.bet_modes:
             return ""
         from ..tuning import measure
 
@@ -254,10 +257,12 @@ class EditorPanel:
                 parts.append(f"{label} not available ({html.escape(str(exc))})")
                 continue
             ci = f" ± {100 * terms.ci95 / cost:.4f} %" if terms.present else " (exact)"
-            grey = " style='color:#888'" if stale and terms.present else ""
-            parts.append(f"{label} <span class='wb-mode-rtp'{grey}>{100 * value / cost:.4f} %{ci}</span>")
-        return ("<br><span class='wb-bet-modes'>Bet modes, RTP x each mode's own cost: " + "; ".join(parts)
-                + (" (stale)" if stale else "") + "</span>")
+            if stale and terms.present:
+                parts.append(f"{label} <span class='wb-mode-rtp' style='color:#888'>{100 * value / cost:.4f} %{ci}</span> "
+                             "<b class='wb-stale-mode' style='color:#a50e0e'>stale</b>")
+            else:
+                parts.append(f"{label} <span class='wb-mode-rtp'>{100 * value / cost:.4f} %{ci}</span>")
+        return "<br><span class='wb-bet-modes'>Bet modes, RTP x each mode's own cost: " + "; ".join(parts) + "</span>"
 
     def _whole(self):
         """(whole-game RTP, 95 % half-width, stale) with the held feature terms, or None before an estimate."""
