@@ -9,9 +9,15 @@ tight loop.  The same walk serves two uses:
 - ``find_max=False``: every combination is visited and the spin win added
   to an integer histogram (pay units) with the combination's weight: the
   exact distribution of the spin win over the full cycle;
-- ``find_max=True``: branch and bound: a subtree is cut when what has been
-  paid plus an upper bound of what the undecided lines and scatter groups
-  can still add does not beat the best win found so far.
+- ``find_max=True`` (:func:`max_spin_search`, its own walk ``_walk_max``):
+  branch and bound: a subtree is cut when what has been paid plus an upper
+  bound of what the undecided lines and scatter groups can still add does not
+  beat the best win found so far.  A line's bound lets each later reel show
+  only the symbols its windows show (:func:`reel_future_gain`: a wild missing
+  from a reel cannot multiply there); the tighter bound by rows of the next
+  reel is computed only for nodes the first does not cut; on the last reel the
+  undecided lines' gains are summed by row and symbol once when that is
+  cheaper than per window.
 
 In both, the first reel's windows are dealt round-robin to one walk per
 thread (``n_chunks``); histograms are summed and maxima maxed afterwards, so
@@ -38,6 +44,26 @@ WORK_PER_COMBINATION = 20
 HISTOGRAM_MAX = 1 << 24  # entries of the full-cycle histogram (pay units of the largest spin win + 1), per thread
 PAY_UNITS_MAX = 1 << 62  # spin wins are summed in 64-bit integers
 MAX_SEARCH_NODES = 10_000_000  # windows the max-win search visits (all strip sets of a mode) before it stops with bounds
+
+
+def reel_future_gain(automaton: LineAutomaton, shown: np.ndarray, cap: np.ndarray | None = None) -> np.ndarray:
+    """``out[d, s]``: largest total gain state ``s`` can still collect from reel ``d`` on
+    when reel ``i`` shows only the symbols ``shown[i]`` (bool, reels x symbols); row
+    ``reels`` is 0.  At most ``cap`` (:func:`max_future_gain`) when given.
+    """
+    n, S = shown.shape
+    K = automaton.n_states
+    trans = automaton.trans.astype(np.int64)
+    gain = automaton.gain.astype(np.int64)
+    out = np.zeros((n + 1, K), dtype=np.int64)
+    for d in range(n - 1, -1, -1):
+        cols = np.flatnonzero(shown[d])
+        if len(cols):
+            best = (gain[:, cols] + out[d + 1][trans[:, cols]]).max(axis=1)
+            out[d] = np.where(automaton.live, np.maximum(best, 0), 0)
+        if cap is not None:
+            out[d] = np.minimum(out[d], cap)
+    return out
 
 
 def max_future_gain(automaton: LineAutomaton) -> np.ndarray:
@@ -89,7 +115,7 @@ def _row_bound(d, live_line, live_state, nlive, line_rows, trans, gain, future, 
         st = live_state[j]
         r = line_rows[live_line[j], d]
         for a in range(S):
-            acc[r, a] += gain[st, a] + future[trans[st, a]]
+            acc[r, a] += gain[st, a] + future[d + 1, trans[st, a]]
     total = 0
     for r in range(rows):
         best = 0
@@ -108,6 +134,47 @@ def _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_ro
         total += gain[live_state[d, j], win_sym[w, line_rows[live_line[d, j], d]]]
     for g in range(mode.shape[0]):
         total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _leaf_rows_total(d, w, paid, lacc, win_sym, codes, win_cnt, mode, cap, group_pays):
+    """:func:`_leaf_total` from ``lacc[r, a]``: what the undecided lines reading row ``r`` of reel ``d`` gain on ``a``."""
+    total = paid[d]
+    for r in range(lacc.shape[0]):
+        total += lacc[r, win_sym[w, r]]
+    for g in range(mode.shape[0]):
+        total += group_pays[g, code_count(mode[g], update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g]))]
+    return total
+
+
+@njit(cache=True)
+def _row_bound_flat(d, live_line, live_state, nlive, line_rows, trans, gain, future, avail, acc):
+    """:func:`_row_bound` with one future per state (the full-cycle walk's form, which never calls it).
+
+    Lines reading the same row of reel ``d`` see the same symbol, so each row
+    contributes the best single symbol for all its lines together.
+    """
+    n_reels = avail.shape[0]
+    if d >= n_reels:
+        return 0
+    rows = avail.shape[1]
+    S = avail.shape[2]
+    for r in range(rows):
+        for a in range(S):
+            acc[r, a] = 0
+    for j in range(nlive):
+        st = live_state[j]
+        r = line_rows[live_line[j], d]
+        for a in range(S):
+            acc[r, a] += gain[st, a] + future[trans[st, a]]
+    total = 0
+    for r in range(rows):
+        best = 0
+        for a in range(S):
+            if avail[d, r, a] and acc[r, a] > best:
+                best = acc[r, a]
+        total += best
     return total
 
 
@@ -135,7 +202,7 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             live_line[0, l] = l
         nlive[0] = n_lines
         if find_max:
-            bound_lines[0] = _row_bound(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
+            bound_lines[0] = _row_bound_flat(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
     best = np.int64(-1)
     pos = np.zeros(n_reels, dtype=np.int64)
     pos[0] = offsets[0] + chunk
@@ -187,7 +254,7 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             paid[d + 1] = paid[d] + inc
             weight[d + 1] = weight[d] * win_w[w]
             if find_max:
-                bound_lines[d + 1] = min(fut, _row_bound(d + 1, live_line[d + 1], live_state[d + 1], k, line_rows, trans, gain,
+                bound_lines[d + 1] = min(fut, _row_bound_flat(d + 1, live_line[d + 1], live_state[d + 1], k, line_rows, trans, gain,
                                                          future, avail, acc))
             for g in range(n_groups):
                 codes[d + 1, g] = update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g])
@@ -215,6 +282,123 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
     return best
 
 
+@njit(cache=True)
+def _walk_max(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
+              chunk, n_chunks, node_budget, nodes_out):
+    """:func:`_walk_cycle` searching for the largest spin win by branch and bound: returns it
+    (pay units, -1 if none).  ``future[d, s]`` bounds what a line in state ``s`` before reel
+    ``d`` can still gain (:func:`reel_future_gain`).  ``nodes_out[0]`` receives the windows
+    visited; the search stops once they exceed ``node_budget`` (> 0), with ``nodes_out[1]`` set to 1."""
+    n_reels = offsets.shape[0] - 1
+    n_lines = line_rows.shape[0]
+    n_groups = mode.shape[0]
+    live_line = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
+    live_state = np.zeros((n_reels + 1, n_lines), dtype=np.int32)
+    nlive = np.zeros(n_reels + 1, dtype=np.int64)
+    paid = np.zeros(n_reels + 1, dtype=np.int64)
+    bound_lines = np.zeros(n_reels + 1, dtype=np.int64)
+    row_done = np.ones(n_reels + 1, dtype=np.bool_)
+    codes = np.zeros((n_reels + 1, n_groups), dtype=np.int64)
+    acc = np.zeros((avail.shape[1], avail.shape[2]), dtype=np.int64)
+    lacc = np.zeros((win_sym.shape[1], trans.shape[1]), dtype=np.int64)
+    if live[0]:
+        for l in range(n_lines):
+            live_line[0, l] = l
+        nlive[0] = n_lines
+        bound_lines[0] = _row_bound(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
+    best = np.int64(-1)
+    pos = np.zeros(n_reels, dtype=np.int64)
+    pos[0] = offsets[0] + chunk
+    d = 0
+    last = n_reels - 1
+    nodes = np.int64(0)
+    nodes_out[1] = 0
+    while True:
+        if pos[d] >= offsets[d + 1]:
+            if d == 0:
+                break
+            d -= 1
+            pos[d] += n_chunks if d == 0 else 1
+            continue
+        if node_budget > 0 and nodes > node_budget:
+            nodes_out[1] = 1
+            break
+        # upper bound of anything below this node
+        bound = paid[d] + bound_lines[d]
+        for g in range(n_groups):
+            code = codes[d, g]
+            if mode[g] == ADJACENT and code % 2 == 1:
+                bound += group_pays[g, code // 2]
+            else:
+                bound += group_pays[g, min(code_count(mode[g], code) + max_left[g, d], cap[g])]
+        if bound > best and not row_done[d]:
+            # the lines' futures alone do not cut: the tighter row bound (computed once per node, when needed;
+            # it only lowers bound_lines, so every cut is the one it would make computed up front)
+            row_done[d] = True
+            rb = _row_bound(d, live_line[d], live_state[d], nlive[d], line_rows, trans, gain, future, avail, acc)
+            if rb < bound_lines[d]:
+                bound -= bound_lines[d] - rb
+                bound_lines[d] = rb
+        if bound <= best:
+            pos[d] = offsets[d + 1]
+            continue
+        if d < last:
+            nodes += 1
+            w = pos[d]
+            k = 0
+            inc = 0
+            fut = 0
+            for j in range(nlive[d]):
+                l = live_line[d, j]
+                st = live_state[d, j]
+                sym = win_sym[w, line_rows[l, d]]
+                inc += gain[st, sym]
+                s2 = trans[st, sym]
+                if live[s2]:
+                    live_line[d + 1, k] = l
+                    live_state[d + 1, k] = s2
+                    fut += future[d + 1, s2]
+                    k += 1
+            nlive[d + 1] = k
+            paid[d + 1] = paid[d] + inc
+            bound_lines[d + 1] = fut  # the row bound follows when needed, above
+            row_done[d + 1] = False
+            for g in range(n_groups):
+                codes[d + 1, g] = update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g])
+            d += 1
+            pos[d] = offsets[d]
+        else:
+            # the last reel: every window at once (on a one-reel game, this walk's share of them)
+            first, step = (pos[0], n_chunks) if d == 0 else (offsets[d], 1)
+            n_leaf = (offsets[d + 1] - first + step - 1) // step
+            nodes += n_leaf
+            nl = nlive[d]
+            if nl * lacc.shape[1] + n_leaf * lacc.shape[0] < n_leaf * nl:
+                # many undecided lines: add their gains by row and symbol once, then each window costs a
+                # look-up per row (the same integer sums)
+                for r in range(lacc.shape[0]):
+                    for a in range(lacc.shape[1]):
+                        lacc[r, a] = 0
+                for j in range(nl):
+                    st = live_state[d, j]
+                    r = line_rows[live_line[d, j], d]
+                    for a in range(lacc.shape[1]):
+                        lacc[r, a] += gain[st, a]
+                for i in range(n_leaf):
+                    total = _leaf_rows_total(d, first + i * step, paid, lacc, win_sym, codes, win_cnt, mode, cap, group_pays)
+                    if total > best:
+                        best = total
+            else:
+                for i in range(n_leaf):
+                    total = _leaf_total(d, first + i * step, paid, nlive, live_line, live_state, gain, win_sym, line_rows,
+                                        codes, win_cnt, mode, cap, group_pays)
+                    if total > best:
+                        best = total
+            pos[d] = offsets[d + 1]
+    nodes_out[0] = nodes
+    return best
+
+
 @njit(cache=True, parallel=True)
 def _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
               n_threads, find_max, hist_size, node_budget):
@@ -231,6 +415,22 @@ def _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, fu
         best[chunk] = _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
                             max_left, avail, chunk, n_chunks, find_max, hists[row], share, counts[chunk])
     return best.max(), hists.sum(axis=0), counts[:, 0].sum(), counts[:, 1].max() > 0
+
+
+@njit(cache=True, parallel=True)
+def _search_all(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
+                n_threads, node_budget):
+    """:func:`_walk_max` once per thread; returns (largest win or -1, windows visited, whether a
+    walk stopped at its share of ``node_budget``)."""
+    n_first = offsets[1] - offsets[0]
+    n_chunks = max(1, min(n_first, n_threads))  # more walks than threads only weakens the cut
+    best = np.full(n_chunks, -1, dtype=np.int64)
+    counts = np.zeros((n_chunks, 2), dtype=np.int64)
+    share = (node_budget + n_chunks - 1) // n_chunks if node_budget > 0 else 0
+    for chunk in prange(n_chunks):
+        best[chunk] = _walk_max(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
+                                max_left, avail, chunk, n_chunks, share, counts[chunk])
+    return best.max(), counts[:, 0].sum(), counts[:, 1].max() > 0
 
 
 # ---------------------------------------------------------------------------
@@ -367,23 +567,31 @@ def check_pay_units(game: Game, automaton: LineAutomaton, scale: PayScale) -> No
 def max_spin_search(game: Game, windows: list[ReelWindows], automaton: LineAutomaton, tables: ScatterPayTables,
                     line_rows: np.ndarray, future: np.ndarray, node_budget: int = MAX_SEARCH_NODES) -> MaxWinSearch:
     """Largest spin win in pay units by branch and bound, stopping after about
-    ``node_budget`` windows visited (then with bounds: see :class:`MaxWinSearch`)."""
-    value = np.zeros(automaton.trans.shape[1])
-    for s in range(automaton.trans.shape[1]):
-        value[s] = automaton.gain[0, s] + future[automaton.trans[0, s]]
+    ``node_budget`` windows visited (then with bounds: see :class:`MaxWinSearch`).
+
+    ``future`` (:func:`max_future_gain`) bounds what a state can still collect with any
+    symbols; the walk uses the tighter :func:`reel_future_gain`, which lets each reel
+    show only the symbols its windows show.
+    """
+    S = automaton.trans.shape[1]
+    avail = np.zeros((game.reels, max(game.rows), S), dtype=np.bool_)
+    for i, w in enumerate(windows):
+        s = w.symbols[w.weights > 0]
+        for r in range(s.shape[1]):
+            avail[i, r, s[:, r]] = True
+    future = reel_future_gain(automaton, avail.any(axis=1), future)
+    value = np.zeros(S)
+    for s in range(S):
+        value[s] = automaton.gain[0, s] + future[1, automaton.trans[0, s]]
     win_sym, win_cnt, win_w, offsets = _walk_arrays(game, windows, tables, value)
     n_groups = len(tables.index)
     max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
     for g in range(n_groups):
         for d in range(game.reels - 1, -1, -1):
             max_left[g, d] = max_left[g, d + 1] + int(win_cnt[offsets[d]:offsets[d + 1], g].max())
-    avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
-    for i in range(game.reels):
-        for r in range(game.rows[i]):
-            avail[i, r, win_sym[offsets[i]:offsets[i + 1], r]] = True
-    best, _, nodes, stopped = _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, automaton.trans, automaton.gain,
-                                        automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail,
-                                        get_num_threads(), True, 1, int(node_budget))
+    best, nodes, stopped = _search_all(win_sym, win_cnt, offsets, line_rows, automaton.trans, automaton.gain, automaton.live,
+                                       future, tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(),
+                                       int(node_budget))
     # the bound at the root of the search: what the first node could still lead to
     upper = 0
     if automaton.live[0]:

@@ -454,25 +454,26 @@ def line_state_counts(automaton: LineAutomaton, reel_symbol_weights: list[np.nda
     for w in reel_symbol_weights:
         cycle *= int(w.sum())
     dtype = np.int64 if cycle < 2**62 else object
-    k, s = automaton.trans.shape
-    rows = np.repeat(np.arange(k), s)
-    cols = automaton.trans.ravel()
+    k = automaton.trans.shape[0]
     counts = np.zeros(k, dtype=dtype)
     counts[0] = 1
     for weights in reel_symbol_weights:
-        step = np.zeros((k, k), dtype=dtype)
-        np.add.at(step, (rows, cols), np.tile(np.asarray(weights, dtype=dtype), k))
-        counts = counts @ step
+        # each state's count moves along its steps, times the symbols' weights (integers: the order of the sums
+        # does not matter; every partial sum is at most the cycle)
+        nz = np.flatnonzero(counts)
+        moved = counts[nz][:, None] * np.asarray(weights, dtype=dtype)[None, :]
+        counts = np.zeros(k, dtype=dtype)
+        np.add.at(counts, automaton.trans[nz].ravel(), moved.ravel())
     return counts
 
 
 def combination_counts(automaton: LineAutomaton, state_counts: np.ndarray) -> np.ndarray:
     """Hits of each combination (object array of ints) from final state counts."""
     out = np.zeros(len(automaton.combinations), dtype=object)
-    for state in np.flatnonzero(state_counts):
-        c = automaton.combo[state]
-        if c >= 0:
-            out[c] += int(state_counts[state])  # Python ints: mixing strip sets multiplies these past 64 bits
+    nz = np.flatnonzero(state_counts)
+    nz = nz[automaton.combo[nz] >= 0]
+    # Python ints: mixing strip sets multiplies these past 64 bits
+    np.add.at(out, automaton.combo[nz], np.array([int(x) for x in state_counts[nz]] + [0], dtype=object)[:-1])
     return out
 
 
