@@ -204,7 +204,8 @@ class EditorPanel:
         paid = [name for name, m in self.session.game.bet_modes.items() if m.strip_sets == mode]
         if paid:  # the strips of a bet mode's paid spins (an ante): their first screen, x the base total bet
             return f"bet mode {', '.join(paid)}: its paid spin's first screen, x the base total bet (not x its cost),"
-        if mode == self.session.game.features.get("free_spins_mode"):
+        game = self.session.game
+        if game.game_module == "free_spins" and mode == game.features.get("free_spins_mode"):
             # a declared free spin pays its screen x the feature's multiplier, with its wilds: the exact PAR is the screen
             return f"mode {mode}, one free spin's screen before the feature's multiplier and wilds,"
         return f"mode {mode}, per {'free ' if 'free' in mode else ''}spin"
