@@ -44,7 +44,9 @@ def test_exact_par_of_every_example_is_consistent(name):
     game = load_game(name)
     sheet = par(game, full_cycle=False)
     # a plausible base game; a feature game returns part of its RTP through the features (whole game: see below)
-    assert (0.80 if exactness(game)[0] else 0.30) < sheet.rtp < 1.0, sheet.rtp
+    # (a tumble game's first drop is a smaller part still: its cascades pay on top of it)
+    low = 0.80 if exactness(game)[0] else 0.20 if game.game_module == "tumble" else 0.30
+    assert low < sheet.rtp < 1.0, sheet.rtp
     assert sheet.rtp_exact == sum(sheet.components_exact.values())
     combos = sheet.combinations
     assert len(combos) and (combos["hits"] <= sheet.cycle).all()
@@ -64,13 +66,17 @@ def _reduced(name: str, keep: int) -> str:
     text = re.sub(r'^(reel\d+) = """\s*\n?([^"]*?)"""', lambda m: f'{m.group(1)} = "{" ".join(m.group(2).split())}"', text,
                   flags=re.M | re.S)
     text = re.sub(r'^(reel\d+) = "(.*)"$', cut, text, flags=re.M)
+    if name in REDUCED_ROWS:  # a tall window needs long strips: fewer rows, so that short strips fit
+        text = re.sub(r"^rows = \d+", f"rows = {REDUCED_ROWS[name]}", text, count=1, flags=re.M)
     if "[grid.heights]" in text or re.search(r"^heights\s*=", text, re.M):
         text = re.sub(r"^rows = \d+", "rows = 2", text, count=1, flags=re.M)
         text = re.sub(r"^(reel\d+) = \{[^}]*\}$", r"\1 = { 1 = 1, 2 = 2 }", text, flags=re.M)
     return text
 
 
-REDUCED_STOPS = {"examples/variable_ways_6reel": 2, "examples/pay_anywhere_6x5": 5}
+REDUCED_STOPS = {"examples/variable_ways_6reel": 2, "examples/pay_anywhere_6x5": 5, "examples/pay_anywhere_tumble": 5,
+                 "examples/cluster_tumble_7x7": 3}
+REDUCED_ROWS = {"examples/cluster_tumble_7x7": 3}
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -240,3 +240,60 @@ def test_folder_of_another_user_is_not_used(tmp_path: Path) -> None:
     out = run(PROBE, NUMBA_CACHE_DIR=str(base))
     assert len(out["warnings"]) == 1 and "owned by uid 65534" in out["warnings"][0][1]
     assert not Path(out["folder"]).is_relative_to(base)
+
+
+# Cached functions of the package (claiming to live in workbench/_jit.py, as PROBE): one allocates (NRT) and
+# hashes a string (numba's hash-secret symbols), one is a parfor (threading layer); then a compilation in the same
+# process that needs numba's whole compiler (np.dot: BLAS support, in numba.np.linalg, which imports scipy.linalg).
+LOAD_PROBE = """
+    import json, sys
+    from pathlib import Path
+    import numpy as np
+    import workbench, workbench._jit as jit
+    HEAVY = ("scipy.linalg", "numba.np.linalg", "numba.np.arraymath", "pycparser")
+    source = (
+        "@njit(cache=True)\\n"
+        "def _probe_load(n, s):\\n"
+        "    a = np.zeros(n, dtype=np.int64)\\n"
+        "    for i in range(n):\\n"
+        "        a[i] = i * i\\n"
+        "    t = 0\\n"
+        "    for i in range(n):\\n"
+        "        t += a[i]\\n"
+        "    return t + hash(s) % 1000\\n"
+        "@njit(cache=True, parallel=True)\\n"
+        "def _probe_parallel(n, out):\\n"
+        "    for i in prange(n):\\n"
+        "        out[i] = i * 3\\n"
+    )
+    space = {"njit": jit.njit, "prange": jit.prange, "np": np, "__name__": "workbench._jit"}
+    exec(compile(source, str(Path(workbench.__file__).parent / "_jit.py"), "exec"), space)
+    probe, parallel = space["_probe_load"], space["_probe_parallel"]
+    heavy_before = [m for m in HEAVY if m in sys.modules]
+    value = int(probe(10, "workbench"))
+    out = np.zeros(100, dtype=np.int64)
+    parallel(100, out)  # a parfor: loading it starts numba's threading layer again
+    heavy_after = [m for m in HEAVY if m in sys.modules]
+    dot = jit.njit(lambda a: np.dot(a, a))
+    print(json.dumps({
+        "value": value, "expected": sum(i * i for i in range(10)) + hash("workbench") % 1000,
+        "hits": sum(probe.stats.cache_hits.values()) + sum(parallel.stats.cache_hits.values()),
+        "misses": sum(probe.stats.cache_misses.values()) + sum(parallel.stats.cache_misses.values()),
+        "parallel_ok": out.tolist() == [3 * i for i in range(100)],
+        "heavy_before": heavy_before, "heavy_after": heavy_after,
+        "dot": float(dot(np.arange(4.0))), "linalg_after_compile": "numba.np.linalg" in sys.modules,
+    }))
+"""
+
+
+def test_cache_hit_loads_without_numba_compiler(tmp_path: Path) -> None:
+    base = tmp_path / "cache"
+    first = run(LOAD_PROBE, NUMBA_CACHE_DIR=str(base))
+    assert first["misses"] == 2 and first["hits"] == 0 and first["value"] == first["expected"] and first["parallel_ok"]
+    second = run(LOAD_PROBE, NUMBA_CACHE_DIR=str(base), PYTHONHASHSEED="12345")  # another hash secret
+    assert second["hits"] == 2 and second["misses"] == 0
+    # linked against this process's runtime, hash secret and threading layer
+    assert second["value"] == second["expected"] and second["parallel_ok"]
+    assert second["heavy_before"] == [] and second["heavy_after"] == []  # loading imported no compiler module
+    # compiling afterwards still gets numba's whole compiler
+    assert second["dot"] == 14.0 and second["linalg_after_compile"]

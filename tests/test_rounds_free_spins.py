@@ -270,3 +270,166 @@ def test_wilds_need_a_lines_game_and_a_one_row_wild():
     ways = ways.replace("multiplier = 3 ", "multiplier = 3\nfree_spins_wilds = \"sticky\"\nwild_symbol = \"WILD\"\n", 1)
     with pytest.raises(ReelsetError, match="sticky wilds are played on lines games"):
         loads_game(ways, "ways.toml")
+
+
+# ---------------------------------------------------------------------------
+# free spins drawn from a weighted table: free_spins_table / retrigger_table (entries { spins, weight }, optional count)
+# ---------------------------------------------------------------------------
+def tables_text(**tables) -> str:
+    """``[tables.NAME]`` blocks: each a list of entries (dicts with weight)."""
+    out = []
+    for name, entries in tables.items():
+        rows = ",\n".join("  { " + ", ".join(f"{k} = {v!r}" if not isinstance(v, str) else f'{k} = "{v}"'
+                                            for k, v in e.items()) + " }" for e in entries)
+        out.append(f"[tables.{name}]\nentries = [\n{rows},\n]\n")
+    return "\n" + "\n".join(out)
+
+
+SPINS_BY_COUNT = [{"spins": 2, "weight": 3, "count": 2}, {"spins": 6, "weight": 1, "count": 2},
+                  {"spins": 10, "weight": 1, "count": 3}, {"spins": 4, "weight": 1, "count": 3}]
+SPINS_ANY = [{"spins": 3, "weight": 2}, {"spins": 8, "weight": 1}, {"spins": 0, "weight": 1}]
+
+
+def test_table_spins_are_built_per_count():
+    game = loads_game(lines_text('free_spins_table = "fs"\nretrigger_table = "rt"')
+                      + tables_text(fs=SPINS_BY_COUNT, rt=SPINS_ANY), "fs.toml")
+    fs = round_model(game).params.fs
+    assert list(fs.award_spins) == [2, 6, 10, 4] and list(fs.retrigger_spins) == [3, 8, 0]
+    # rows by capped count 0..3: counts 0 and 1 never start the feature; count 2 draws entries 0-1, 3+ entries 2-3
+    assert fs.award_cum.tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [3, 4, 4, 4], [0, 0, 1, 2]]
+    assert fs.retrigger_cum.tolist() == [[0, 0, 0], [0, 0, 0], [2, 3, 4], [2, 3, 4]]
+    assert [s.name for s in round_model(game).strata] == ["free_spins:2", "free_spins:3+"]
+
+
+@pytest.mark.parametrize("entries, mean_spins", [
+    (SPINS_BY_COUNT, {2: Fraction(2 * 3 + 6, 4), 3: Fraction(10 + 4, 2)}),
+    (SPINS_ANY, {2: Fraction(3 * 2 + 8, 4), 3: Fraction(3 * 2 + 8, 4)}),
+])
+def test_table_feature_mean_has_its_closed_form(entries, mean_spins):
+    """No retriggers: the feature pays E[spins | count] x multiplier x the free strips' exact RTP per spin."""
+    game = loads_game(lines_text('free_spins_table = "fs"\nmultiplier = 2') + tables_text(fs=entries), "fs.toml")
+    rtp = per_spin_rtp()
+    est = estimate_rtp(game, precision=0.01, seed=11)
+    for stratum in est.strata:
+        count = min(int(stratum.name.split(":")[1].rstrip("+")), 3)
+        expected = float(mean_spins[count] * 2 * rtp)
+        assert abs(stratum.mean_extra - expected) < 4.5 * stratum.ci95 / 1.96 + 1e-12, (stratum, expected)
+
+
+def test_table_feature_equals_the_slow_reference():
+    """Spins and retriggers drawn from tables (per count and for every count), with a limit and sticky wilds: the
+    compiled feature's mean per trigger count equals workbench.reference.free_spins_feature's."""
+    import random
+    import statistics
+
+    from workbench import reference
+
+    features = ('free_spins_table = "fs"\nretrigger_table = "rt"\nmax_free_spins = 14\nfree_spins_wilds = "sticky"\n'
+                'wild_symbol = "WILD"')
+    game = loads_game(lines_text(features) + tables_text(fs=SPINS_BY_COUNT, rt=SPINS_ANY), "fs.toml")
+    est = estimate_rtp(game, precision=0.01, seed=12)
+    rng = random.Random(13)
+    for stratum in est.strata:
+        count = int(stratum.name.split(":")[1].rstrip("+"))
+        wins = [float(reference.free_spins_feature(game, count, rng) / game.bet.cost) for _ in range(3000)]
+        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
+        both = math.hypot(se, stratum.ci95 / 1.96)
+        assert abs(stratum.mean_extra - mean) < 4.5 * both + 1e-12, (stratum.name, stratum.mean_extra, mean, both)
+
+
+def test_reference_draws_table_spins_by_count():
+    """The reference's own draw (the compiled one is checked against it above): per count the entries' weights."""
+    import random
+
+    from workbench.reference import _feature_spins
+
+    game = loads_game(lines_text('free_spins_table = "fs"') + tables_text(fs=SPINS_BY_COUNT), "fs.toml")
+    rng = random.Random(14)
+    draws = [_feature_spins(game, "free_spins", 2, rng) for _ in range(4000)]
+    assert set(draws) == {2, 6} and 0.70 < draws.count(2) / len(draws) < 0.80  # weights 3 : 1
+    assert {_feature_spins(game, "free_spins", 7, rng) for _ in range(200)} == {10, 4}
+    assert _feature_spins(game, "free_spins", 1, rng) == 0
+
+
+WAYS_TABLES = tables_text(
+    fs_spins=[{"spins": 8, "weight": 1, "count": 3}, {"spins": 12, "weight": 1, "count": 3},
+              {"spins": 15, "weight": 1, "count": 4}, {"spins": 20, "weight": 2, "count": 5},
+              {"spins": 30, "weight": 1, "count": 5}],
+    fs_retrigger=[{"spins": 5, "weight": 2}, {"spins": 10, "weight": 1}],
+)
+
+
+def ways_table_game(tmp_path):
+    """A copy of the gallery's ways_free_spins.toml with its spins and retriggers drawn from tables."""
+    text = (Path(__file__).resolve().parent.parent / "reelsets" / "examples" / "ways_free_spins.toml").read_text()
+    fixed, retrigger = "\nfree_spins = { 3 = 10, 4 = 15, 5 = 20 }", "\nretrigger = { 3 = 10, 4 = 15, 5 = 20 }"
+    assert text.count(fixed) == 1 and text.count(retrigger) == 1  # the [features] lines (not the comments)
+    text = text.replace(fixed, '\nfree_spins_table = "fs_spins"').replace(retrigger, '\nretrigger_table = "fs_retrigger"')
+    path = tmp_path / "ways_table_free_spins.toml"
+    path.write_text(text.rstrip() + "\n" + WAYS_TABLES)
+    return load_game(path)
+
+
+def test_ways_table_game_end_to_end_agrees_with_exact_plus_conditional(tmp_path):
+    game = ways_table_game(tmp_path)
+    assert [s.name for s in round_model(game).strata] == ["free_spins:3", "free_spins:4", "free_spins:5+"]
+    result = simulate(game, 300_000, seed=15)
+    est = estimate_rtp(game, precision=0.004, seed=16)
+    assert result.counters["free_spins:retriggers"] > 0
+    both = math.hypot(result.rtp_ci95, est.rtp_ci95) / 1.96
+    assert abs(result.rtp - est.rtp) < 4.5 * both, (result.rtp, est.rtp, both)
+    # the table's mean spins are those of the gallery's map at 3 and 4 scatters, 70/3 at 5: the 3- and 4-scatter
+    # strata pay like the gallery game's
+    gallery = estimate_rtp(load_game("examples/ways_free_spins"), precision=0.004, seed=17)
+    for mine, theirs in zip(est.strata[:2], gallery.strata[:2]):
+        assert mine.name == theirs.name
+        both = math.hypot(mine.ci95, theirs.ci95) / 1.96
+        assert abs(mine.mean_extra - theirs.mean_extra) < 4.5 * both + 1e-12, (mine, theirs)
+
+
+def test_ways_table_game_buy_draws_the_bought_counts_spins(tmp_path):
+    game = ways_table_game(tmp_path)
+    bought = game.in_bet_mode("bonus_buy")
+    model = round_model(bought)
+    assert [(s.name, s.probability) for s in model.strata] == [("free_spins:3 (bought)", 1)]
+    result = simulate(bought, 20_000, seed=18)
+    spins = result.counters["free_spins:spins"] - 0  # 8 or 12 spins, then retriggers
+    assert result.counters["free_spins"] == 20_000 and spins >= 8 * 20_000
+    buy = estimate_rtp(bought, precision=0.05, seed=19).strata[0]
+    base = estimate_rtp(game, precision=0.004, seed=20).strata[0]
+    both = math.hypot(buy.ci95, base.ci95) / 1.96
+    assert abs(buy.mean_extra - base.mean_extra) < 4.5 * both, (buy, base)
+
+
+@pytest.mark.parametrize("features, tables, key, message", [
+    ('free_spins = { 2 = 5 }\nfree_spins_table = "fs"', {"fs": SPINS_ANY}, "features.free_spins_table", "not both"),
+    ('free_spins = { 2 = 5 }\nretrigger = { 2 = 1 }\nretrigger_table = "fs"', {"fs": SPINS_ANY}, "features.retrigger_table",
+     "not both"),
+    ("", {}, "features", "need free_spins = { count = spins } or free_spins_table"),
+    ('free_spins_table = "nope"', {"fs": SPINS_ANY}, "features.free_spins_table", "unknown table 'nope'"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": -1, "weight": 1}]}, "tables.fs.entries[0].spins", "whole number 0 to"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 2.5, "weight": 1}]}, "tables.fs.entries[0].spins", "whole number 0 to"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 5, "weight": 1}, {"spins": "ten", "weight": 1}]},
+     "tables.fs.entries[1].spins", "got string 'ten'"),
+    ('free_spins_table = "fs"', {"fs": [{"value": 5, "weight": 1}]}, "tables.fs.entries[0]", "needs spins = n"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 5, "multiplier": 2, "weight": 1}]}, "tables.fs.entries[0].multiplier",
+     "unknown key 'multiplier'"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 5, "count": 1, "weight": 1}]}, "tables.fs.entries[0].count",
+     "below the trigger's min_count (2)"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 5, "count": 0, "weight": 1}]}, "tables.fs.entries[0].count",
+     "whole number 1 to"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 5, "count": 2, "weight": 1}, {"spins": 5, "weight": 1}]},
+     "tables.fs.entries", "either every entry"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 0, "weight": 4}, {"spins": 9, "weight": 0}]}, "tables.fs.entries",
+     "every entry awards 0 free spins"),
+    ('free_spins = { 2 = 5 }\nretrigger_table = "rt"', {"rt": [{"spins": 0, "weight": 1}]}, "tables.rt.entries",
+     "leave retrigger_table out"),
+    ('free_spins_table = "fs"', {"fs": [{"spins": 5, "count": 2, "weight": 1}, {"spins": 5, "count": 3, "weight": 0}]},
+     "tables.fs.entries", "entries for count 3 have weights adding up to 0"),
+])
+def test_bad_spins_tables_name_file_line_and_key(features, tables, key, message):
+    text = lines_text(features) + (tables_text(**tables) if tables else "")
+    with pytest.raises(ReelsetError) as info:
+        loads_game(text, "fs.toml")
+    problems = info.value.problems
+    assert any(p.key.startswith(key) and message in p.message and p.line and p.file == "fs.toml" for p in problems), problems

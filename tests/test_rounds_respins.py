@@ -140,7 +140,7 @@ def test_every_cell_landing_fills_the_screen_and_pays_the_grand():
 @pytest.mark.parametrize("features, jackpots, key, message", [
     ("", ',\n  { jackpot = "mini", weight = 2 }', "tables.coin_values.entries", "needs [features] mini"),
     ("mini = 5", ',\n  { jackpot = "huge", weight = 2 }', "tables.coin_values.entries", "jackpot must be one of mini, minor, major"),
-    ("", ',\n  { value = 2, jackpot = "mini", weight = 2 }', "tables.coin_values.entries", "one of the two"),
+    ("", ',\n  { value = 2, jackpot = "mini", weight = 2 }', "tables.coin_values.entries", "exactly one of these"),
     ("respins = 0", "", "features.respins", "below the minimum 1"),
     ("respin = 3", "", "features", "unknown key 'respin'"),
 ])
@@ -154,3 +154,128 @@ def test_bad_features_name_file_line_and_key(features, jackpots, key, message):
 def test_landing_weights_must_not_both_be_zero():
     with pytest.raises(ReelsetError, match="must be above 0"):
         loads_game(coin_text(coin_weight=0, blank_weight=0), "coins.toml")
+
+
+# ---------------------------------------------------------------------------
+# collector and multiplier coins: { collector = true, weight = w }, { multiplier = m, weight = w }
+# ---------------------------------------------------------------------------
+SPECIAL = ',\n  { collector = true, weight = 2 },\n  { multiplier = 3, weight = 1 }'
+
+
+def test_special_coins_on_the_starting_screen_pay_their_exact_mean():
+    """No coin lands on a respin: the feature is the starting screen. With v value coins, c collectors and m
+    multiplier coins (x3) among the n coins, it pays (V + c V) x 3^m where E[V] = v x the mean value coin, so its
+    mean is a sum over the multinomial compositions, computed exactly here."""
+    game = loads_game(coin_text(coin_weight=0, jackpots=SPECIAL), "coins.toml")
+    model = round_model(game)
+    assert ("coins", "coins:collected", "coins:multiplied") == model.components[1:4]
+    assert set(model.features[0].components) == {"coins", "coins:collected", "coins:multiplied"}
+    weights = {"value": sum(w for _, w in COINS), "collector": 2, "multiplier": 1}
+    total = sum(weights.values())
+    est = estimate_rtp(game, precision=0.02, seed=21)
+    checked = 0
+    for stratum in est.strata:
+        if stratum.probability == 0:
+            continue
+        n = int(stratum.name.split(":")[1])
+        mean = Fraction(0)
+        for v in range(n + 1):
+            for c in range(n - v + 1):
+                m = n - v - c
+                ways = math.factorial(n) // (math.factorial(v) * math.factorial(c) * math.factorial(m))
+                p = ways * Fraction(weights["value"], total) ** v * Fraction(2, total) ** c * Fraction(1, total) ** m
+                mean += p * v * MEAN_COIN * (1 + c) * 3**m
+        assert abs(stratum.mean_extra - float(mean)) < 4.5 * stratum.ci95 / 1.96 + 1e-12, (stratum, float(mean))
+        checked += 1
+    assert checked >= 3
+
+
+BUY = "\n[bet_modes.buy]\ncost = 50\nbuy = true\nbuy_count = {n}\n"
+
+
+@pytest.mark.parametrize("n", [4, 7])
+def test_special_coins_equal_the_slow_reference(n):
+    """Collectors, multipliers, a jackpot and the grand with respins landing coins: every component's mean of the
+    compiled feature (a buy of n coins: every round a feature) equals workbench.reference.hold_and_respin_feature's."""
+    import random
+    import statistics
+
+    from workbench import reference
+
+    jackpots = SPECIAL + ',\n  { jackpot = "mini", weight = 1 }'
+    game = loads_game(coin_text("mini = 7\ngrand = 40", coin_weight=1, blank_weight=4, jackpots=jackpots)
+                      + BUY.format(n=n), "coins.toml")
+    bought = game.in_bet_mode("buy")
+    result = simulate(bought, 100_000, seed=22)
+    assert result.counters["hold_and_respin"] == 100_000 and result.counters["hold_and_respin:full"] > 0
+    rng = random.Random(23)
+    runs = [reference.hold_and_respin_feature(game, n, rng) for _ in range(4000)]
+    for component in ("coins", "coins:collected", "coins:multiplied", "jackpot:mini", "jackpot:grand"):
+        wins = [float(r.get(component, 0) / game.bet.cost) for r in runs]
+        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
+        mine = result.components[component]
+        assert mine.value > 0
+        both = math.hypot(se, mine.ci95 / 1.96)
+        assert abs(mine.value - mean) < 4.5 * both + 1e-12, (n, component, mine.value, mean, both)
+
+
+def test_a_collector_collects_the_value_coins_of_its_landing_too():
+    """Every coin lands at once (a full screen at the start): the collectors take the value coins of that screen."""
+    text = coin_text(coin_weight=0, jackpots=',\n  { collector = true, weight = 10 }') + BUY.format(n=9)
+    text = text.replace("{ value = 1, weight = 6 }", "{ value = 1, weight = 0 }").replace(
+        "{ value = 2, weight = 3 }", "{ value = 2, weight = 0 }").replace("{ value = 5, weight = 1 }", "{ value = 5, weight = 10 }")
+    game = loads_game(text, "coins.toml").in_bet_mode("buy")
+    result = simulate(game, 20_000, seed=24)
+    # 9 cells, each a 5 coin or a collector (1 : 1): E[collected] = E[c (9 - c)] x 5 = (9 x 4.5 - (9 x 0.25 + 20.25)) x 5
+    expected = (9 * 4.5 - (9 * 0.25 + 4.5**2)) * 5
+    assert result.components["coins"].value == pytest.approx(9 * 0.5 * 5, rel=0.02)
+    assert abs(result.components["coins:collected"].value - expected) < 4.5 * result.components["coins:collected"].ci95 / 1.96
+
+
+def gallery_coins_game(tmp_path):
+    """A copy of the gallery's hold_and_respin_coins.toml with collector and multiplier coins in its coin table."""
+    from pathlib import Path
+
+    from workbench.io import load_game
+
+    text = (Path(__file__).resolve().parent.parent / "reelsets" / "examples" / "hold_and_respin_coins.toml").read_text()
+    mini = '  { jackpot = "mini", weight = 20 },\n'
+    assert text.count(mini) == 1
+    text = text.replace(mini, '  { collector = true, weight = 15 },\n  { multiplier = 2, weight = 10 },\n' + mini)
+    path = tmp_path / "coins_collectors.toml"
+    path.write_text(text)
+    return load_game(path)
+
+
+def test_gallery_copy_with_special_coins_end_to_end_agrees_with_exact_plus_conditional(tmp_path):
+    game = gallery_coins_game(tmp_path)
+    sheet = par(game, full_cycle=False)
+    result = simulate(game, 300_000, seed=25)
+    est = estimate_rtp(game, precision=0.004, seed=26)
+    assert result.components["coins:collected"].value > 0 and result.components["coins:multiplied"].value > 0
+    both = math.hypot(result.rtp_ci95, est.rtp_ci95) / 1.96
+    assert abs(result.rtp - est.rtp) < 4.5 * both, (result.rtp, est.rtp, both)
+    for component, value in sheet.components.items():  # the base screen is the exact PAR's
+        assert abs(result.components[component].value - value) < 4.5 * result.components[component].ci95 / 1.96 + 1e-12
+    buy = game.in_bet_mode("coin_buy")
+    bought = simulate(buy, 50_000, seed=27)
+    six = est.strata[0]
+    assert six.name == "hold_and_respin:6"
+    both = math.hypot(bought.rtp_ci95, six.ci95) / 1.96
+    assert abs(bought.rtp - six.mean_extra) < 4.5 * both, (bought.rtp, six.mean_extra)
+
+
+@pytest.mark.parametrize("entry, key, message", [
+    ("{ collector = false, weight = 2 }", "tables.coin_values.entries[3].collector", "collector = true marks"),
+    ("{ collector = 1, weight = 2 }", "tables.coin_values.entries[3].collector", "collector = true marks"),
+    ("{ multiplier = 1, weight = 2 }", "tables.coin_values.entries[3].multiplier", "a whole number 2 to 10,000"),
+    ("{ multiplier = 2.5, weight = 2 }", "tables.coin_values.entries[3].multiplier", "got 2.5"),
+    ("{ multiplier = 20000, weight = 2 }", "tables.coin_values.entries[3].multiplier", "a whole number 2 to 10,000"),
+    ("{ collector = true, value = 3, weight = 2 }", "tables.coin_values.entries[3]", "exactly one of these"),
+    ("{ multiplier = 2, jackpot = \"mini\", weight = 2 }", "tables.coin_values.entries[3]", "exactly one of these"),
+])
+def test_bad_special_coins_name_file_line_and_key(entry, key, message):
+    with pytest.raises(ReelsetError) as info:
+        loads_game(coin_text("mini = 5", jackpots=",\n  " + entry), "coins.toml")
+    assert any(p.key.startswith(key) and message in p.message and p.line and p.file == "coins.toml"
+               for p in info.value.problems), info.value.problems

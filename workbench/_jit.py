@@ -44,6 +44,14 @@ so the code still runs, it just compiles again.  The parents of a
 ``$NUMBA_CACHE_DIR`` are the user's choice and are not checked.  Keys and
 checks are computed once per process, at the first use of a module; the
 check is POSIX-only.
+
+Loading
+-------
+Loading a cached function of this package registers only what its machine
+code links against (numba's runtime and hash secret), not numba's whole
+compiler (whose lowering modules import scipy.linalg, pycparser, ...: ~0.4 s
+of the first run of a process); the first compilation in a process still
+loads all of it.  See ``_install_cache_loader`` below.
 """
 
 from __future__ import annotations
@@ -328,6 +336,9 @@ def cache_folder(module_name: str) -> Path:
     return _folders[base, module_name]
 
 
+_ensured_paths: set[str] = set()
+
+
 class _ModuleCacheLocator(caching._CacheLocator):
     """Numba cache locator for functions defined in this package (see the module docstring)."""
 
@@ -346,6 +357,13 @@ class _ModuleCacheLocator(caching._CacheLocator):
 
     def get_disambiguator(self) -> str:
         return str(self._lineno)
+
+    def ensure_cache_path(self) -> None:
+        # numba's check (make the folder, write and delete a temporary file in it) once per folder and process,
+        # not once per function: a round module defines dozens of functions, all in one folder
+        if self._cache_path not in _ensured_paths:
+            super().ensure_cache_path()
+            _ensured_paths.add(self._cache_path)
 
     @classmethod
     def from_function(cls, py_func, py_file: str):
@@ -367,6 +385,51 @@ def _install() -> None:
 
 
 _install()
+
+
+# Loading compiled code from the cache
+# ------------------------------------
+# Before loading a cached function numba refreshes its whole target context: it imports every lowering
+# module of numba (numba.np.linalg and arraymath, which import scipy.linalg, and through scipy's array-API
+# shim numpy.f2py, numpy.ma and numpy.testing; numba.misc.cffiimpl, which imports pycparser, ...) and
+# installs their registries.  That is ~0.4 s of the first run of a process, and none of it is used by
+# cached machine code, which only needs the symbols it links against: numba's C helpers and the math
+# functions (registered when the target context is made), the NRT runtime (``rtsys.initialize``) and the
+# hash secret (``numba.cpython.hashing``, at import).  So for the functions of this package a cache load
+# registers just those; the first *compilation* still refreshes everything (numba's compiler does so
+# itself), so compiled code and results are the same either way.
+
+
+def _runtime_for_cached_code(target_context) -> None:
+    """Register what cached machine code links against (see above): the NRT runtime and the hash secret."""
+    from numba.core.runtime import rtsys
+
+    rtsys.initialize(target_context)
+    import numba.cpython.hashing  # noqa: F401  (adds the _numba_hashsecret_* symbols at import)
+
+
+def _install_cache_loader() -> None:
+    cache_class = getattr(caching, "Cache", None)
+    full_load = getattr(cache_class, "load_overload", None)
+    needed = ("_load_overload", "_guard_against_spurious_io_errors")
+    if full_load is None or getattr(full_load, "_workbench", False) or not all(hasattr(cache_class, n) for n in needed):
+        return  # another numba layout: keep numba's own loading
+
+    def load_overload(self, sig, target_context):
+        impl = getattr(self, "_impl", None)
+        if not isinstance(getattr(impl, "locator", None), _ModuleCacheLocator):
+            return full_load(self, sig, target_context)
+        _runtime_for_cached_code(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        # None when the guard swallowed an I/O error (as numba's own load_overload)
+
+    load_overload._workbench = True
+    load_overload.__doc__ = full_load.__doc__
+    cache_class.load_overload = load_overload
+
+
+_install_cache_loader()
 
 
 def is_cached(module_name: str) -> bool:

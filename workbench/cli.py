@@ -324,6 +324,9 @@ def _combinations_heading(sheet) -> str:
         return f"Ways combinations (pay {unit} per way; hits: screens paying it, over the full cycle; rtp x total bet)"
     if rule == "scatter_pays":
         return f"Pay-anywhere combinations (pay {unit}; count = symbols anywhere on the screen; rtp x total bet)"
+    if rule == "cluster":
+        return (f"Cluster combinations (pay {unit} per cluster; count = cluster size band; hits: screens with such a "
+                f"cluster, over the full cycle; rtp x total bet)")
     direction = {"left_to_right": "", "right_to_left": ", read right to left", "both_ways": ", both ways"}[sheet.game.pays.direction]
     return f"Line combinations (pay {unit}; hits over the full cycle, all lines{direction}; rtp x total bet)"
 
@@ -382,6 +385,15 @@ def _print_estimates(result, label: str) -> None:
     print(f"  std               {result.std:9.4f} x bet")
     print(f"  volatility index  {result.volatility_index(0.90):9.4f} (90 %), {result.volatility_index(0.95):.4f} (95 %)")
     print(f"  max win           {result.max_win:9.2f} x bet")
+    cap_units = getattr(result.model, "max_win_units", 0)
+    if cap_units:  # the bet mode's max_win: what it takes (component cap) and how often a round reaches it
+        cap = result.components.get("cap")
+        p = result.max_win_probability
+        ci = getattr(result, "max_win_probability_ci95", None)
+        print(f"  max_win cap       {cap_units / result.cost_units:9,.2f} x bet, reached in {100 * p:.4f} %"
+              + (f" +- {100 * ci:.4f} %" if ci is not None else "") + " of rounds"
+              + (f" (1 in {1 / p:,.1f})" if p else "")
+              + (f", costs {100 * -cap.value:.4f} +- {100 * cap.ci95:.4f} % RTP" if cap is not None else ""))
     for name, rtps in getattr(result, "options", {}).items():
         for option, value in rtps.items():
             print(f"  option {name}={option}: RTP {100 * value:.4f} %")
@@ -460,13 +472,15 @@ def cmd_rtp(args) -> int:
 
 def _print_bet_modes(modes: list) -> None:
     """Each bet mode's figures, x its own cost (a regulator needs every mode's RTP)."""
-    print("  bet modes (RTP, its exact base part, VI and the largest win seen x the mode's own cost; hit frequency per "
-          "round):")
+    print("  bet modes (RTP, its exact base part, VI, the largest win seen and the max_win cap's RTP cost x the mode's "
+          "own cost; hit frequency and P(cap) per round; max_win x the base total bet):")
     print(f"    {'mode':16s} {'cost x bet':>10s} {'RTP':>10s} {'+- 95 %':>9s} {'base part':>10s} {'hit freq':>9s} "
-          f"{'VI 90 %':>8s} {'max seen':>9s}")
+          f"{'VI 90 %':>8s} {'max seen':>9s} {'max_win':>9s} {'cap cost':>9s} {'+- 95 %':>9s} {'P(cap)':>10s}")
     for m in modes:
+        capped = (f" {m.max_win_cap:9,.0f} {100 * m.cap_cost.value:8.4f}% {100 * m.cap_cost.ci95:8.4f}% "
+                  f"{100 * m.max_win_probability:9.5f}%" if m.max_win_cap else f" {'-':>9s} {'-':>9s} {'-':>9s} {'-':>10s}")
         print(f"    {m.name:16s} {m.cost:10,.2f} {100 * m.rtp:9.4f}% {100 * m.rtp_ci95:8.4f}% {100 * m.base_part:9.4f}% "
-              f"{100 * m.hit_frequency:8.4f}% {m.volatility_index(0.90):8.3f} {m.max_win:9,.2f}")
+              f"{100 * m.hit_frequency:8.4f}% {m.volatility_index(0.90):8.3f} {m.max_win:9,.2f}" + capped)
 
 
 def cmd_report(args) -> int:

@@ -79,6 +79,7 @@ BUILTIN = {
     "classic": "workbench.rounds:PLAIN",
     "free_spins": "workbench.rounds:FREE_SPINS",
     "hold_and_respin": "workbench.rounds:HOLD_AND_RESPIN",
+    "tumble": "workbench.rounds:TUMBLE",
     "super_10_stars": "workbench.games.super_10_stars:TEMPLATE",
     "bier_haus": "workbench.games.bier_haus:TEMPLATE",
 }

@@ -842,6 +842,11 @@ def tune(
                           "strips to a whole-game RTP needs the feature re-estimated at every step, which the tuner "
                           f"does not do; tune its RTP per spin exactly with --base-only --mode {mode}, then "
                           "check the whole game with `workbench rtp`")
+    if "tumble" in terms.means and (vary_map or stop_weights) and mode == "base":
+        raise TuningError(f"{game.path or game.name}: the cascades of a tumble game (its 'tumble' part, "
+                          f"{100 * terms.means['tumble']:.2f} % of the bet) depend on every stop of the base strips, so "
+                          "they cannot be held while stops change: tune the first drop's exact RTP with --base-only, "
+                          "then check the whole game with `workbench rtp`")
     varied = {s for symbols in vary_map.values() for s in symbols}
     # the trigger states' probabilities move with trigger symbols, tables (random features) and strip-set weights
     strata = terms.present and bool(varied & _special_symbols(game) or tables or strip_set_weights or stop_weights)

@@ -10,7 +10,8 @@ Modules: :mod:`.windows` (what each reel shows per stop), :mod:`.enumerate`
 search), :mod:`.moments` (whole-spin moments without enumeration),
 :mod:`.scatters` (exact scatter counts), :mod:`.wilds` (expected line pays
 under random wild features), :mod:`.ways` and :mod:`.anywhere` (the ways and
-pay-anywhere rules: product-form and count recursions), :mod:`.triggers`
+pay-anywhere rules: product-form and count recursions), :mod:`.cluster`
+(cluster pays: a compiled enumeration of every screen), :mod:`.triggers`
 (combination triggers and bonus awards), :mod:`.par` (the PAR sheet and its
 components).
 The pay rules themselves live in :mod:`workbench.pays`.

@@ -342,9 +342,10 @@ class LinePays:
             extra = {}
             if multiplied:
                 extra["multiplier"] = combo.multiplier
-            if units is not None and game.pays.rule == "ways":
+            if units is not None and game.pays.rule in ("ways", "cluster"):
                 per_way = self.sheet.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
-                extra["ways_per_hit"] = paid / (hits * per_way) if hits and per_way else 0.0
+                key = "ways_per_hit" if game.pays.rule == "ways" else "clusters_per_hit"
+                extra[key] = paid / (hits * per_way) if hits and per_way else 0.0
             rows.append({
                 "combination": combo.label,
                 "symbol": combo.symbol,
@@ -359,6 +360,7 @@ class LinePays:
             })
         cols = ["combination", "symbol", "count", "pay", *(["multiplier"] if multiplied else []),
                 *(["ways_per_hit"] if units is not None and game.pays.rule == "ways" else []),
+                *(["clusters_per_hit"] if units is not None and game.pays.rule == "cluster" else []),
                 "hits", "probability", "one_in", "rtp", "rtp_share"]
         return pd.DataFrame(rows, columns=cols)
 
@@ -1089,9 +1091,11 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
 
 def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: bool | str,
                    budget: int) -> tuple[StripSetAnalysis, tuple]:
-    """Exact analysis of one strip set of a ways or scatter_pays game, in the sheet's form, and its combinations."""
+    """Exact analysis of one strip set of a ways, scatter_pays or cluster game, in the sheet's form, and its combinations."""
     if game.pays.rule == "ways":
         from .ways import analyse_ways as analyse
+    elif game.pays.rule == "cluster":
+        from .cluster import analyse_cluster as analyse
     else:
         from .anywhere import analyse_scatter_pays as analyse
     r = analyse(game, strip_set, scale, full_cycle=full_cycle, budget=budget)

@@ -466,6 +466,8 @@ def _rule_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: P
         total = _lines_cross(game, windows, trig, scale, big)
     elif rule == "ways":
         total = _ways_cross(game, windows, trig, scale)
+    elif rule == "cluster":  # validation refuses bonus awards in cluster games
+        raise ValueError(f"{game.name}: bonus awards are not priced in cluster games")
     else:
         total = _anywhere_cross(game, windows, trig, scale, big)
     return total + _groups_cross(game, windows, trig, scale, big)
@@ -570,4 +572,8 @@ def hit_with_trigger(game: Game, strip_set: StripSet, trigger: Trigger) -> float
         from .anywhere import analyse_scatter_pays
 
         return float(analyse_scatter_pays(paying, strip_set, scale, full_cycle=False).moments.hit)
+    if game.pays.rule == "cluster":
+        from .cluster import analyse_cluster
+
+        return float(analyse_cluster(paying, strip_set, scale, full_cycle=False).moments.hit)
     raise ValueError("lines games: the hit frequency of trigger_paying_game(game, trigger) by the lines engine")

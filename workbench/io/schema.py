@@ -73,6 +73,7 @@ MAX_PAY_DENOMINATOR = 10**6  # the pay unit is at least 1/1,000,000 credit
 MAX_UNITS = 2**31 - 1  # the largest single pay and the cost, in pay units (31-bit packed line steps)
 MAX_WEIGHT = 2**31 - 1  # stop, table-entry and strip-set weights, and each strip's, table's and mode's total
 MAX_TALL = MAX_STRIP_STOPS  # height of a tall symbol
+CLUSTER_MAX_CELLS = 64  # cells of a cluster game's screen (one uint64 bitboard)
 FEATURE_COST_RATIO = 2  # without bet.cost_reason, lines x line_bet <= cost <= FEATURE_COST_RATIO x lines x line_bet
 SIMULATOR_VIRTUAL_STOPS = 1 << 22  # simulate.kernel.VIRTUAL_STOPS_MAX: larger strip totals validate but do not simulate
 
@@ -82,6 +83,7 @@ LIMITS = {
     "keys and array elements in the file": MAX_FILE_ITEMS,
     "reels": MAX_REELS,
     "rows per reel": MAX_ROWS,
+    "cells of a cluster game's screen": CLUSTER_MAX_CELLS,
     "paylines": MAX_PAYLINES,
     "symbols": MAX_SYMBOLS,
     "multiplier of a multiplier wild": MAX_MULTIPLIER,
@@ -106,7 +108,7 @@ TOP_KEYS = {
     "grid": "reels and rows",
     "bet": "bet model",
     "symbols": "symbol definitions",
-    "pays": "pay rule: lines, ways or scatter_pays",
+    "pays": "pay rule: lines, ways, scatter_pays or cluster",
     "groups": "symbol groups paying mixed combinations",
     "paylines": "paylines",
     "paytable": "line pays",
@@ -323,6 +325,8 @@ class _Builder:
         bet = self.bet(data.get("bet"), paylines, pays)
         line_unit = bet.line_pay_unit if bet is not None else "line_bet"
         paytable = self.paytable(data.get("paytable"), symbols, reels, line_unit, groups, pays)
+        if pays.rule == "cluster":
+            self.cluster_rule(rows, symbols, groups, paytable)
         scatters = self.scatters(data.get("scatters", {}), symbols, reels, rows)
         strip_sets = self.strip_sets(data.get("strip_sets"), symbols, reels, rows)
         tables = self.tables(data.get("tables", {}))
@@ -399,7 +403,7 @@ class _Builder:
             rule = "lines"
         direction = self.string(("pays", "direction"), value.get("direction", "left_to_right"), LINE_DIRECTIONS) or "left_to_right"
         if rule != "lines" and "direction" in value:
-            where = "on adjacent reels from reel 1" if rule == "ways" else "anywhere on the screen"
+            where = {"ways": "on adjacent reels from reel 1", "cluster": "clusters of adjacent cells"}.get(rule, "anywhere on the screen")
             self.problem(("pays", "direction"), f"direction is for lines games: a {rule} game pays {where}")
         combine = self.string(("pays", "combine"), value.get("combine", "product"), MULTIPLIER_COMBINE) or "product"
         wild_only = value.get("multiply_wild_only", False)
@@ -484,6 +488,36 @@ class _Builder:
                 if extra:
                     self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in a multiplier table entry (only "
                                                       "multiplier and weight)")
+
+    def cluster_rule(self, rows: tuple, symbols: dict, groups: dict, paytable: dict) -> None:
+        """What a ``[pays] rule = "cluster"`` game cannot have: uneven or too many cells, tall symbols,
+        multiplier wilds, wilds that do not join every paying symbol, ``[groups]`` (paylines, ``bet.lines`` and
+        ``[grid] heights`` are refused with the other rules that have none)."""
+        if rows and len(set(rows)) > 1:
+            self.problem(("grid", "rows"), f"a cluster game needs the same rows on every reel (got {list(rows)}): "
+                                           "clusters join cells of neighbouring reels row by row")
+        elif rows and sum(rows) > CLUSTER_MAX_CELLS:
+            self.problem(("grid",), f"a cluster game's screen has {sum(rows)} cells ({len(rows)} reels x {rows[0]} rows): "
+                                    f"at most {CLUSTER_MAX_CELLS}")
+        for name, sym in symbols.items():
+            path = ("symbols", name)
+            if sym.height != 1:
+                self.problem(path + ("height",), f"{name} is a tall symbol (height {sym.height}): a cluster game has one "
+                                                 "symbol per cell (no tall symbols)")
+            if sym.kind == "wild" and (sym.multiplier != 1 or sym.multiplier_table is not None):
+                self.problem(path + ("multiplier",), f"{name} is a multiplier wild: a cluster game has plain wilds only")
+        paying = [n for n, p in paytable.items() if n in symbols and symbols[n].kind != "wild" and any(v > 0 for v in p.values())]
+        for name, sym in symbols.items():
+            if sym.kind != "wild":
+                continue
+            missing = [n for n in paying if n not in sym.substitutes]
+            if missing:
+                self.problem(("symbols", name, "substitutes"),
+                             f"in a cluster game a wild joins the clusters of every paying symbol, but {name} does not "
+                             f"substitute for {', '.join(missing)}: let it substitute for all of them (or make "
+                             f"{missing[0]} pay nothing)")
+        if groups:
+            self.problem(("groups",), "a cluster game pays each symbol's own clusters: groups do not pay in it (remove [groups])")
 
     def rule_symbols(self, pays: PayRule, symbols: dict) -> None:
         if pays.rule == "scatter_pays":
@@ -627,7 +661,7 @@ class _Builder:
     def bet(self, value: Any, paylines: tuple, pays: PayRule = PayRule()) -> BetModel | None:
         if value is None or self.table(("bet",), value) is None:
             return None
-        known = ("lines", "cost", "line_bet", "line_pay_unit", "stakes", "currency", "cost_reason")
+        known = ("lines", "cost", "line_bet", "line_pay_unit", "stakes", "currency", "cost_reason", "max_win")
         if self.rule_unknown:
             self.check_keys(("bet",), value, known, ("cost", "line_bet"))
             lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else 0
@@ -657,6 +691,7 @@ class _Builder:
                 if all(p is not None for p in parsed):
                     stakes = tuple(parsed)
         currency = self.string(("bet", "currency"), value.get("currency", "")) or ""
+        max_win = self.max_win(("bet", "max_win"), value["max_win"]) if "max_win" in value else None
         if None not in (lines, cost, line_bet) and lines and "cost_reason" not in value and pays.rule == "lines":
             stake = lines * line_bet
             if not stake <= cost <= FEATURE_COST_RATIO * stake:
@@ -668,7 +703,16 @@ class _Builder:
                              "bet.cost_reason = \"...\"")
         if None in (lines, cost, line_bet, unit):
             return None
-        return BetModel(lines=lines, cost=cost, line_bet=line_bet, line_pay_unit=unit, stakes=stakes, currency=currency)
+        return BetModel(lines=lines, cost=cost, line_bet=line_bet, line_pay_unit=unit, stakes=stakes, currency=currency,
+                        max_win=max_win)
+
+    def max_win(self, path: tuple, value: Any) -> Fraction | None:
+        """A max-win cap (``[bet] max_win``, ``[bet_modes.NAME] max_win``): a number above 0, x the base total bet."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value <= 0:
+            self.problem(path, f"max_win must be above 0 x the base game's total bet, got {_show(value)} "
+                               "(leave it out for no cap)")
+            return None
+        return self.number(path, value, positive=True, what="max_win", unit="x total bet")
 
     def paytable(self, value: Any, symbols: dict, reels: int, unit: str = "line_bet", groups: dict | None = None,
                  rule: PayRule = PayRule()) -> dict:
@@ -689,6 +733,14 @@ class _Builder:
                     self.problem(path, "a scatter_pays game pays each symbol's own count: groups do not pay in it")
                     continue
                 parsed = self.count_pays(path, pays, self.positions, unit, "symbols the screen shows")
+            elif rule.rule == "cluster":
+                if name in groups:
+                    continue  # [groups] is refused as a whole (cluster_rule)
+                if symbols[name].kind == "wild":
+                    self.problem(path, f"{name} is a wild: in a cluster game wilds join the clusters of other symbols and pay "
+                                       "nothing on their own (a group of wilds only pays nothing); remove its paytable entry")
+                    continue
+                parsed = self.count_pays(path, pays, self.positions, unit, "cells the screen shows (cluster sizes)")
             else:
                 parsed = self.count_pays(path, pays, reels or MAX_REELS, unit)
             if parsed is not None:
@@ -788,8 +840,8 @@ class _Builder:
                 elif combination not in symbols:
                     self.problem(path + ("combination",), f"unknown symbol {_name(combination)}")
                     ok = False
-                elif pays.rule == "scatter_pays":
-                    self.problem(path + ("combination",), "a scatter_pays game has no lines or ways: count the symbol with a "
+                elif pays.rule in ("scatter_pays", "cluster"):
+                    self.problem(path + ("combination",), f"a {pays.rule} game has no lines or ways: count the symbol with a "
                                                           "[scatters.*] group and trigger on it with scatter = \"GROUP\"")
                     ok = False
             min_count = self.integer(path + ("min_count",), spec["min_count"], 1) if "min_count" in spec else None
@@ -847,6 +899,10 @@ class _Builder:
                 # what the exact engine prices: one bonus-award trigger (scatter, or combination) per game
                 if any(t.award for t in out.values()):
                     self.problem(path + ("award",), "only one trigger of a game may pay a bonus award table")
+                    ok = False
+                elif pays.rule == "cluster":
+                    self.problem(path + ("award",), "a bonus award table in a cluster game is not priced exactly yet: pay "
+                                                    "the scatter with [scatters.*] pays instead")
                     ok = False
                 elif any(sym.multiplier_table is not None for sym in symbols.values()):
                     self.problem(path + ("award",), "a bonus award beside a wild whose multiplier is drawn per landing is "
@@ -1000,7 +1056,7 @@ class _Builder:
         modes = {s.mode for s in strip_sets.values()}
         known = {"cost": "x the base game's total bet", "strip_sets": "strip-set mode of its paid spins",
                  "buy": "starts the feature directly", "buy_count": "the trigger count a bought feature starts with",
-                 "description": "free text"}
+                 "description": "free text", "max_win": "the most a round pays, x the base game's total bet"}
         out = {}
         for name, spec in value.items():
             path = ("bet_modes", name)
@@ -1037,13 +1093,14 @@ class _Builder:
                     count = self.integer(path + ("buy_count",), spec["buy_count"], 1, 10_000)
             elif "buy_count" in spec:
                 self.problem(path + ("buy_count",), "buy_count needs buy = true")
+            max_win = self.max_win(path + ("max_win",), spec["max_win"]) if "max_win" in spec else None
             description = spec.get("description", "")
             if not isinstance(description, str):
                 self.problem(path + ("description",), f"expected a string, got {describe(description)}")
                 description = ""
             if cost is not None:
                 out[name] = BetMode(name=name, cost=cost, strip_sets=mode if isinstance(mode, str) else "base", buy=buy,
-                                    buy_count=count, description=description)
+                                    buy_count=count, description=description, max_win=max_win)
         return out
 
     def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes=None,

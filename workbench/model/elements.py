@@ -21,7 +21,7 @@ SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
 PAY_UNITS = ("line_bet", "total_bet", "bet_multiplier")
 COUNTING_MODES = ("anywhere", "adjacent_from_first_reel")
 VISIBILITY_MODES = ("partial", "full")
-PAY_RULES = ("lines", "ways", "scatter_pays")
+PAY_RULES = ("lines", "ways", "scatter_pays", "cluster")
 LINE_DIRECTIONS = ("left_to_right", "right_to_left", "both_ways")
 MULTIPLIER_COMBINE = ("product", "sum")
 
@@ -81,8 +81,9 @@ class PayRule:
     """How the screen pays (``[pays]`` of the file).
 
     ``rule``: ``lines`` (paylines), ``ways`` (adjacent reels from reel 1, any
-    row; a win pays its pay x the number of ways) or ``scatter_pays`` (N or
-    more of a symbol anywhere).  ``direction`` (lines only): ``left_to_right``,
+    row; a win pays its pay x the number of ways), ``scatter_pays`` (N or
+    more of a symbol anywhere) or ``cluster`` (N or more orthogonally adjacent
+    cells of a symbol, wilds joining; every cluster pays on its own).  ``direction`` (lines only): ``left_to_right``,
     ``right_to_left`` or ``both_ways`` (the best win from each end; a
     full-length win pays once).  ``combine``: how the multipliers of several
     multiplier wilds in one win combine (``product`` or ``sum``; a win with no
@@ -115,6 +116,7 @@ class BetModel:
     line_pay_unit: str = "line_bet"
     stakes: tuple = ()
     currency: str = ""
+    max_win: Fraction | None = None  # ``[bet] max_win``: the base mode's cap and every mode's default, x total bet
 
     def credits(self, pay: Fraction, unit: str) -> Fraction:
         """Convert a pay of ``pay`` x ``unit`` into credits per bet multiplier."""
@@ -139,7 +141,8 @@ class BetMode:
     bonus buy 100); ``strip_sets`` the strip-set mode its paid spins use
     (``base`` unless it has its own); a ``buy`` mode starts the feature directly
     (no base spin), as the trigger count ``buy_count`` would.  Its figures are
-    reported x its own cost.
+    reported x its own cost.  ``max_win`` caps a round's total win (x the base game's total bet; None:
+    the game's ``[bet] max_win``, if any, see :attr:`Game.max_win <workbench.model.Game.max_win>`).
     """
 
     name: str
@@ -148,6 +151,7 @@ class BetMode:
     buy: bool = False
     buy_count: int | None = None
     description: str = ""
+    max_win: Fraction | None = None
 
 
 BASE_MODE = BetMode("base")

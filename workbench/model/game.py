@@ -82,6 +82,14 @@ class Game:
         """Every way to play: ``base`` (cost 1) first, then the declared ``[bet_modes.*]``."""
         return {"base": BASE_MODE, **dict(self.bet_modes)}
 
+    @property
+    def max_win(self) -> Fraction | None:
+        """The max-win cap of the mode this Game plays, x the base game's total bet (None: no cap): the mode's
+        ``[bet_modes.NAME] max_win``, else ``[bet] max_win`` (the base mode's cap and every mode's default)."""
+        if self.bet_mode.max_win is not None:
+            return self.bet_mode.max_win
+        return self.bet.max_win
+
     def in_bet_mode(self, name: str) -> "Game":
         """The game as bet mode ``name`` plays it: its strip-set mode becomes ``base`` (the game's own base
         strip sets are set aside as mode ``base:main``); ``bet_mode`` records the mode (cost, buy).  Figures of

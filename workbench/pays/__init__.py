@@ -12,6 +12,9 @@
   inline :func:`~.ways.ways_pay`;
 - :mod:`.anywhere`: pay anywhere (``scatter_pays``: a count of a symbol
   anywhere on the screen) and its inline pay function;
+- :mod:`.cluster`: cluster pays (``cluster``: orthogonally adjacent cells of a
+  symbol, wilds joining, paid by size) and the inline bitboard evaluator
+  :func:`~.cluster.cluster_pay_screen`;
 - :mod:`.scale`: the integer pay unit every rule pays in.
 
 The exact engine (:mod:`workbench.exact`) and the simulator

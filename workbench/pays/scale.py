@@ -23,12 +23,29 @@ class PayScale:
     cost_units: int  # the total bet in units
 
     def units(self, credits: Fraction) -> int:
-        value = credits * self.denominator
-        assert value.denominator == 1
+        value = Fraction(credits) * self.denominator
+        if value.denominator != 1:  # a pay the scale was not made for: a bug, not the user's input
+            raise ValueError(f"{credits} credits is not a whole number of pay units (1/{self.denominator} credit)")
         return int(value)
 
     def to_total_bets(self, units) -> float:
         return units / self.cost_units
+
+
+# what the declared round templates pay from [features], x total bet: fixed jackpots, the feature's minimum and cap
+FEATURE_AMOUNT_KEYS = ("mini", "minor", "major", "grand", "min_feature_win", "feature_cap")
+
+
+def feature_amounts(game: Game) -> list[Fraction]:
+    """The amounts (x total bet) the round templates pay from ``[features]``: its FEATURE_AMOUNT_KEYS and the
+    ``value`` of each entry of the coin table (``coin_values``), so every one is a whole number of pay units."""
+    f = game.features
+    out = [Fraction(str(f[k])) for k in FEATURE_AMOUNT_KEYS if isinstance(f.get(k), (int, float)) and not isinstance(f.get(k), bool)]
+    table = game.tables.get(f.get("coin_values")) if isinstance(f.get("coin_values"), str) else None
+    if table is not None:
+        out += [Fraction(str(e["value"])) for e in table.entries
+                if isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)]
+    return out
 
 
 def pay_scale(game: Game) -> PayScale:
@@ -38,6 +55,7 @@ def pay_scale(game: Game) -> PayScale:
         values += [game.bet.credits(p, game.bet.line_pay_unit) for p in pays.values()]
     for group in game.scatters.values():
         values += [game.bet.credits(p, group.unit) for p in group.pays.values()]
+    values += [game.bet.credits(v, "total_bet") for v in feature_amounts(game)]
     denominator = 1
     for v in values:
         denominator = math.lcm(denominator, Fraction(v).denominator)

@@ -84,6 +84,8 @@ def pay_rule_text(game) -> str:
             text = f"{ways:,} ways: adjacent reels from reel 1, any row"
     elif rule.rule == "scatter_pays":
         text = "pay anywhere: a count of a symbol anywhere on the screen"
+    elif rule.rule == "cluster":
+        text = "cluster pays: adjacent cells of a symbol (up, down, left, right), wilds joining; every cluster pays"
     else:
         text = {"left_to_right": "lines, left to right", "right_to_left": "lines, right to left",
                 "both_ways": "lines, both ways (a full-length win pays once)"}[rule.direction]
@@ -144,13 +146,15 @@ def symbol_table(game) -> pd.DataFrame:
 
 
 def paytable_table(game) -> pd.DataFrame:
-    """Line pays by symbol (rows) and count from the leftmost reel (columns), x the line pay unit."""
-    counts = range(1, game.reels + 1)
+    """Line pays by symbol (rows) and count from the leftmost reel (columns), x the line pay unit
+    (cluster games: by listed cluster size, ``cluster of k``: k cells or more, below the next listed size)."""
+    cluster = game.pays.rule == "cluster"
+    counts = sorted({k for pays in game.paytable.values() for k in pays}) if cluster else range(1, game.reels + 1)
     rows = []
     for name, pays in game.paytable.items():
         row = {"symbol": name}
         for k in counts:
-            row[f"{k} of a kind"] = fmt_money(float(pays[k])) if k in pays else ""
+            row[f"cluster of {k}" if cluster else f"{k} of a kind"] = fmt_money(float(pays[k])) if k in pays else ""
         rows.append(row)
     df = _frame(rows, "symbol")
     return df.loc[:, (df != "").any(axis=0)] if len(df) else df
@@ -340,9 +344,11 @@ def combinations_table(sheet) -> pd.DataFrame:
     c = sheet.combinations
     unit = sheet.game.bet.line_pay_unit.replace("_", " ")
     ways = {"ways per hit": [f"{w:,.4f}" for w in c["ways_per_hit"]]} if "ways_per_hit" in c else {}
+    if "clusters_per_hit" in c:
+        ways = {"clusters per hit": [f"{w:,.4f}" for w in c["clusters_per_hit"]]}
     return pd.DataFrame({
         "combination": c["combination"],
-        f"pay (x {unit}{' per way' if ways else ''})": [fmt_money(p) for p in c["pay"]],
+        f"pay (x {unit}{' per way' if 'ways per hit' in ways else ' per cluster' if ways else ''})": [fmt_money(p) for p in c["pay"]],
         **ways,
         "hits": [f"{h:,}" for h in c["hits"]],
         "probability": [fmt_prob(p) for p in c["probability"]],
@@ -391,6 +397,8 @@ def paytable_title(game) -> str:
         return f"Ways pays (x {unit} per way) by count of adjacent reels from reel 1"
     if rule == "scatter_pays":
         return f"Pay-anywhere pays (x {unit}) by count of a symbol anywhere on the screen"
+    if rule == "cluster":
+        return f"Cluster pays (x {unit} per cluster) by cluster size (largest listed size not above it)"
     side = {"left_to_right": "from the leftmost reel", "right_to_left": "from the rightmost reel",
             "both_ways": "from either end (both ways)"}[game.pays.direction]
     return f"Line pays (x {unit}) by count {side}"
@@ -406,7 +414,9 @@ def prize_title(sheet) -> str:
 
 def combinations_title(sheet) -> str:
     return {"lines": "Line combinations", "ways": "Ways combinations (hits: screens paying it; pay per way)",
-            "scatter_pays": "Pay-anywhere combinations (count anywhere on the screen)"}[sheet.game.pays.rule]
+            "scatter_pays": "Pay-anywhere combinations (count anywhere on the screen)",
+            "cluster": "Cluster combinations (count: cluster size band; hits: screens with such a cluster; pay per cluster)"
+            }[sheet.game.pays.rule]
 
 
 def par_conventions_table(sheet, z_printed: float = 1.65) -> pd.DataFrame:
@@ -515,11 +525,16 @@ def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: in
 
 def bet_modes_table(modes: list) -> pd.DataFrame:
     """Every bet mode: cost (x total bet) and its RTP, CI, exact base part, hit frequency, volatility and largest
-    known win, each x the mode's own cost."""
+    known win, each x the mode's own cost; its max_win cap (x the base total bet, as declared), the RTP the cap
+    costs (x its cost, with CI) and the odds of a round reaching the cap."""
     rows = [{"bet mode": m.name, "cost (x total bet)": fmt_x(m.cost), "RTP (x its cost)": fmt_pct(m.rtp),
              "± (95 %)": fmt_ci(m.rtp_ci95), "exact base part": fmt_pct(m.base_part),
              "hit frequency": fmt_pct(m.hit_frequency, 2), "volatility index 90 %": fmt_num(m.volatility_index(0.90)),
              "largest known win (x its cost)": fmt_x(m.max_win),
+             "max_win cap (x total bet)": fmt_x(m.max_win_cap) if getattr(m, "max_win_cap", None) else "-",
+             "cap RTP cost (x its cost)": (f"{fmt_pct(m.cap_cost.value)} {fmt_ci(m.cap_cost.ci95)}"
+                                           if getattr(m, "max_win_cap", None) else "-"),
+             "rounds reaching the cap": (fmt_one_in(m.max_win_probability) if getattr(m, "max_win_cap", None) else "-"),
              "plays": (f"the feature only, bought as a trigger of {m.mode.buy_count}" if m.mode.buy
                        else f"strip sets of mode {m.mode.strip_sets}"),
              "description": m.mode.description or ("the game itself" if m.name == "base" else "")} for m in modes]

@@ -265,6 +265,14 @@ def _summary(book, game, sheet, modes: dict, est, bet_modes: list = ()) -> None:
         s.add([f"Bet mode {name}: volatility index 90 %", b["volatility_index_90"], f"z = {z90:.4f} x std (x its cost)"],
               [None, DECIMAL, None])
         s.add([f"Bet mode {name}: largest known win", b["max_win"], "x its cost"], [None, AMOUNT, None])
+        if b.get("max_win_cap"):  # [bet_modes.NAME] max_win (or [bet] max_win): the cap, what it costs, how often
+            s.add([f"Bet mode {name}: max win cap", b["max_win_cap"], "x the base total bet; a round is paid at most this"],
+                  [None, AMOUNT, None])
+            s.add([f"Bet mode {name}: max win cap RTP cost", b["cap_cost"],
+                   f"x its cost, ± {100 * b['cap_cost_ci95']:.4f} % (95 %): what the cap takes (-component cap)"],
+                  [None, PERCENT, None])
+            s.add([f"Bet mode {name}: rounds reaching the max win cap", b["max_win_probability"], "of rounds"],
+                  [None, PERCENT, None])
     for mode, m in modes.items():
         s.add([f"Mode {mode}", "", "base game" if mode == "base" else "feature mode"], bold=True)
         if isinstance(m, str):
@@ -314,6 +322,7 @@ def _combinations(book, sheet) -> None:
     cols = [("combination", "Combination", None), ("symbol", "Symbol", None), ("count", "Count", COUNT),
             ("pay", f"Pay ({_unit(game.bet.line_pay_unit)}{' per way' if ways else ''})", AMOUNT),
             ("multiplier", "Wild multiplier", COUNT), ("ways_per_hit", "Ways per hit", DECIMAL),
+            ("clusters_per_hit", "Clusters per hit", DECIMAL),
             ("hits", "Hits (all lines, over the cycle)" if lines else "Hits (screens, over the cycle)", COUNT),
             ("probability", "Probability (per line)" if lines else "Probability (per spin)", PERCENT),
             ("one_in", "1 in N", AMOUNT), ("rtp", "RTP (x total bet)", PERCENT), ("rtp_share", "% of RTP", PERCENT)]
@@ -434,7 +443,7 @@ def _strips(book, game) -> None:
 
 def _paytable(book, game) -> None:
     rule = game.pays.rule
-    kind = {"ways": "ways pay (per way)", "scatter_pays": "pay anywhere"}.get(rule, "line pay")
+    kind = {"ways": "ways pay (per way)", "scatter_pays": "pay anywhere", "cluster": "cluster pay (per cluster)"}.get(rule, "line pay")
     columns = [("Symbol or scatter group", None), ("Pays as", None), ("Count", COUNT), ("Pay", AMOUNT), ("Pay unit", None)]
     rows = []
     for name, pays in game.paytable.items():

@@ -8,6 +8,11 @@
   feature declared in ``[features]`` (:data:`FREE_SPINS_PARAMS`): awards by
   trigger count, retriggers with a limit, its own strip sets, a fixed or
   growing win multiplier, a minimum feature win and a feature cap.
+- ``hold_and_respin`` (:mod:`.respins`): the classic spin plus a coin feature
+  (:data:`HOLD_AND_RESPIN_PARAMS`).
+- ``tumble`` (:mod:`.tumble`): tumbling spins on scatter_pays, ways, lines or
+  cluster games with a cascade ladder, multiplier symbols and optional free
+  spins (:data:`TUMBLE_PARAMS`).
 
 A template's compiled module is imported only when a game is simulated; this
 package itself is light.  The shipped games' bespoke rounds live in
@@ -35,10 +40,17 @@ FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking")
 FREE_SPINS_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] with scatter = ...) that starts the free spins"),
     "free_spins": Param("count_map", "free spins awarded by the trigger's scatter count (counts above the largest key "
-                                     "award the largest key's spins)", min=0, max=MAX_FREE_SPINS),
+                                     "award the largest key's spins); exactly one of free_spins and free_spins_table",
+                        required=False, min=0, max=MAX_FREE_SPINS),
+    "free_spins_table": Param("table", "free spins drawn from a [tables.*] when the feature starts: entries { spins = n, "
+                                       "weight = w }, optional count = c (entries of the largest count not above the "
+                                       "trigger's count); exactly one of free_spins and free_spins_table",
+                              required=False),
     "free_spins_mode": Param("mode", "strip-set mode the free spins are played on (its strip sets chosen by weight)"),
     "retrigger": Param("count_map", "extra free spins by the trigger's scatter count on a free spin (absent: no "
                                     "retriggers)", required=False, min=0, max=MAX_FREE_SPINS),
+    "retrigger_table": Param("table", "extra free spins drawn from a [tables.*] on each retrigger (entries as "
+                                      "free_spins_table's; at most one of retrigger and retrigger_table)", required=False),
     "max_free_spins": Param("int", f"most free spins one feature plays, retriggers included (absent: {MAX_FREE_SPINS:,})",
                             required=False, min=1, max=MAX_FREE_SPINS),
     "multiplier": Param("int", "win multiplier of the free spins: each free spin pays its screen x this (absent: 1)",
@@ -71,6 +83,54 @@ def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
 
 def check_free_spins(features: dict, report, refs: dict) -> None:
     """Cross-checks of a free-spins game's ``[features]`` beyond their types (key paths from the file root)."""
+    from ..model.params import MAX_COUNT, describe
+
+    def check_spins_table(table, key: str, min_count: int, report) -> None:
+        """The entries of a free-spins table (``free_spins_table`` / ``retrigger_table``): ``spins`` = a whole number
+        0..MAX_FREE_SPINS, optional ``count`` = the least trigger count the entry is drawn for (every entry or none),
+        a positive total weight for each count, and some entry of positive weight awarding 1 spin or more."""
+        by_count: dict = {}
+        ok = True
+        for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
+            path = ("tables", table.name, "entries", i)
+            extra = sorted(set(entry) - {"spins", "count"})
+            if extra:
+                report(path + (extra[0],), f"unknown key {extra[0]!r} in a free-spins table entry (read by [features] {key}: "
+                                           "{ spins = n, weight = w }, optional count = c)")
+                ok = False
+            spins = entry.get("spins")
+            if spins is None:
+                report(path, f"a free-spins table entry needs spins = n (read by [features] {key})")
+                ok = False
+            elif isinstance(spins, bool) or not isinstance(spins, int) or not 0 <= spins <= MAX_FREE_SPINS:
+                report(path + ("spins",), f"spins must be a whole number 0 to {MAX_FREE_SPINS:,}, got {describe(spins)}")
+                ok = False
+            if "count" in entry:
+                count = parse_count(entry["count"]) if isinstance(entry["count"], int) else None
+                if count is None:
+                    report(path + ("count",), f"count must be a whole number 1 to {MAX_COUNT:,}, got {describe(entry['count'])}")
+                    ok = False
+                elif count < min_count:
+                    report(path + ("count",), f"count {count} is below the trigger's min_count ({min_count})")
+                    ok = False
+                else:
+                    by_count.setdefault(count, []).append((spins, weight))
+            else:
+                by_count.setdefault(None, []).append((spins, weight))
+        if not ok:
+            return
+        if None in by_count and len(by_count) > 1:
+            report(("tables", table.name, "entries"), f"either every entry of a free-spins table names its count or none "
+                                                      f"does (read by [features] {key})")
+            return
+        for count, rows in sorted(by_count.items(), key=lambda kv: kv[0] or 0):
+            if sum(w for _, w in rows) == 0:
+                report(("tables", table.name, "entries"), f"the entries for count {count} have weights adding up to 0")
+        if not any(s >= 1 and w > 0 for rows in by_count.values() for s, w in rows):
+            report(("tables", table.name, "entries"), f"every entry awards 0 free spins (read by [features] {key}): "
+                                                      + ("the feature would never play" if key == "free_spins_table"
+                                                         else "leave retrigger_table out for no retriggers"))
+
     trigger = refs["trigger"][features["trigger"]]
     where = ("features", "trigger")
     if trigger.scatter is None:
@@ -89,9 +149,17 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
                 report(("features", key), f"count {count} is below the trigger's min_count ({trigger.min_count}): a "
                                           f"{key.replace('_', ' ')} needs at least {trigger.min_count}")
     check_buy_counts(refs, trigger.min_count, "scatters", report)
-    award = {parse_count(k): v for k, v in features["free_spins"].items()}
-    if not any(v >= 1 for v in award.values()):
-        report(("features", "free_spins"), "every count awards 0 free spins: the feature would never play")
+    for fixed, drawn in (("free_spins", "free_spins_table"), ("retrigger", "retrigger_table")):
+        if fixed in features and drawn in features:
+            report(("features", drawn), f"give {fixed} (spins by count) or {drawn} (spins drawn from a table), not both")
+        elif drawn in features:
+            check_spins_table(refs["table"][features[drawn]], drawn, trigger.min_count, report)
+    if "free_spins" not in features and "free_spins_table" not in features:
+        report(("features",), "the free spins need free_spins = { count = spins } or free_spins_table = \"TABLE\"")
+    elif "free_spins" in features:
+        award = {parse_count(k): v for k, v in features["free_spins"].items()}
+        if not any(v >= 1 for v in award.values()):
+            report(("features", "free_spins"), "every count awards 0 free spins: the feature would never play")
     if features["free_spins_mode"] == "base":
         report(("features", "free_spins_mode"), "the free spins need strip sets of their own mode (not \"base\")")
     wilds = features.get("free_spins_wilds", "none")
@@ -129,9 +197,10 @@ FREE_SPINS = RoundTemplate(
     build="workbench.rounds.free_spins:round_model",
     params=FREE_SPINS_PARAMS,
     check=check_free_spins,
-    summary="The classic spin (lines, ways or pay anywhere, scatters) plus declared free spins: spins by trigger count, "
-            "retriggers up to a limit, their own strip sets, a fixed or growing win multiplier, a minimum feature win "
-            "and a feature cap; the base game is exact, the feature simulated (exact + conditional by trigger count).",
+    summary="The classic spin (lines or ways, scatters) plus declared free spins: spins by trigger count or drawn from a "
+            "weighted table, retriggers up to a limit, their own strip sets, a fixed or growing win multiplier, sticky, "
+            "expanding or walking wilds, a minimum feature win and a feature cap; the base game is exact, the feature "
+            "simulated (exact + conditional by trigger count).",
     declared_pays=True,
     buys=True,
 )
@@ -143,8 +212,9 @@ MAX_CELLS_VALUE = 1_000_000  # a coin value or jackpot, x total bet
 HOLD_AND_RESPIN_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] on the coin scatter group, min_count = coins needed, "
                                 "e.g. 6) that starts the hold and respin feature"),
-    "coin_values": Param("table", "value of each coin, drawn when it lands: entries value = x total bet, or jackpot = "
-                                  "\"mini\" | \"minor\" | \"major\""),
+    "coin_values": Param("table", "value of each coin, drawn when it lands: entries value = x total bet, jackpot = "
+                                  "\"mini\" | \"minor\" | \"major\", collector = true (collects the value coins on "
+                                  "the screen) or multiplier = m (the coins' total x m at the end)"),
     "respins": Param("int", "respins granted at the start and again whenever a new coin lands (absent: 3)",
                      required=False, min=1, max=100),
     "respin_coin_weight": Param("int", "on a respin each empty cell shows a new coin with this weight ...", min=0,
@@ -178,6 +248,14 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
             value = entry["value"]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_CELLS_VALUE:
                 report(path + ("value",), f"a coin value is a number 0 to {MAX_CELLS_VALUE:,} (x total bet), got {value!r}")
+        elif keys == {"collector"}:
+            if entry["collector"] is not True:
+                report(path + ("collector",), f"collector = true marks a collector coin, got {entry['collector']!r}")
+        elif keys == {"multiplier"}:
+            m = entry["multiplier"]
+            if isinstance(m, bool) or not isinstance(m, int) or not 2 <= m <= MAX_MULTIPLIER:
+                report(path + ("multiplier",), f"a multiplier coin's multiplier is a whole number 2 to "
+                                               f"{MAX_MULTIPLIER:,}, got {m!r}")
         elif keys == {"jackpot"}:
             if entry["jackpot"] not in JACKPOTS:
                 report(path + ("jackpot",), f"jackpot must be one of {', '.join(JACKPOTS)}, got {entry['jackpot']!r}")
@@ -185,7 +263,8 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
                 report(path + ("jackpot",), f"a {entry['jackpot']} coin needs [features] {entry['jackpot']} = its value "
                                             "(x total bet)")
         else:
-            report(path, "a coin is value = x total bet, or jackpot = \"mini\" | \"minor\" | \"major\" (one of the two)")
+            report(path, "a coin is value = x total bet, jackpot = \"mini\" | \"minor\" | \"major\", collector = true "
+                         "or multiplier = m (exactly one of these)")
     if features["respin_coin_weight"] + features["respin_blank_weight"] <= 0:
         report(("features", "respin_blank_weight"), "respin_coin_weight + respin_blank_weight must be above 0")
 
@@ -196,9 +275,105 @@ HOLD_AND_RESPIN = RoundTemplate(
     params=HOLD_AND_RESPIN_PARAMS,
     check=check_hold_and_respin,
     summary="The classic spin (lines or ways, scatters) plus a hold and respin coin feature: enough coins start it; coins "
-            "stick, each with a value (x total bet) or a fixed jackpot (mini, minor, major) drawn from a table; respins "
-            "reset when a new coin lands; a full screen adds the grand jackpot. The base game is exact, the feature "
+            "stick, each with a value (x total bet), a fixed jackpot (mini, minor, major), a collector or a multiplier drawn "
+            "from a table; respins reset when a new coin lands; a full screen adds the grand jackpot. The base game is exact, the feature "
             "simulated (exact + conditional by starting coin count).",
+    declared_pays=True,
+    buys=True,
+)
+
+
+TUMBLE_RULES = ("scatter_pays", "ways", "lines", "cluster")
+MAX_CASCADES = 1000  # cascades of one spin's chain when the file declares no max_cascades (and the upper bound)
+
+TUMBLE_PARAMS = {
+    "cascade_multipliers": Param("int_list", "win multiplier of each drop of a spin's chain in the base game: the first "
+                                             "drop pays x the first entry, the next cascade x the second, ... (the last "
+                                             "repeats; absent: [1])", required=False, min=1, max=MAX_MULTIPLIER),
+    "free_spins_cascade_multipliers": Param("int_list", "the same ladder in free spins (absent: the base game's)",
+                                            required=False, min=1, max=MAX_MULTIPLIER),
+    "free_spins_ladder_carries": Param("bool", "free spins: the ladder climbs on from spin to spin (a spin's first drop one "
+                                               "step above where the last winning spin ended) instead of restarting "
+                                               "(absent: false)", required=False),
+    "max_cascades": Param("int", f"most cascades of one spin's chain (absent: {MAX_CASCADES:,}; 0: no tumbles, each "
+                                 "spin pays its spun screen only)", required=False, min=0, max=MAX_CASCADES),
+    "refill_mode": Param("mode", "strip-set mode whose strips drop the new symbols, from a stop drawn per spin (absent: "
+                                 "each reel's own strip continues above the window)", required=False),
+    "multiplier_symbol": Param("symbol", "a one-row bonus symbol carrying a multiplier drawn from multiplier_values when "
+                                         "it lands; it stays on the screen", required=False),
+    "multiplier_values": Param("table", "the multiplier symbol's values: entries value = the multiplier, weight",
+                               required=False),
+    "persistent_multiplier": Param("bool", "free spins: multiplier symbols add to a feature multiplier that multiplies "
+                                           "every later winning chain (absent: true)", required=False),
+    "trigger": Param("trigger", "the scatter trigger that starts the free spins, counted on a spin's first drop",
+                     required=False),
+    "free_spins": Param("count_map", "free spins awarded by the trigger's count on the first drop (needed with trigger; "
+                                     "counts above the largest key award the largest key's spins)", required=False, min=0,
+                        max=MAX_FREE_SPINS),
+    "free_spins_mode": Param("mode", "strip-set mode the free spins are played on (needed with trigger)", required=False),
+    "retrigger": FREE_SPINS_PARAMS["retrigger"],
+    "max_free_spins": FREE_SPINS_PARAMS["max_free_spins"],
+}
+
+
+def check_tumble(features: dict, report, refs: dict) -> None:
+    """Cross-checks of a tumble game's ``[features]`` (key paths from the file root)."""
+    rule = refs["pays"].rule
+    if rule not in TUMBLE_RULES:
+        report(("pays", "rule"), f"the tumble round plays {', '.join(TUMBLE_RULES)} games, not {rule!r}")
+    if rule == "lines" and refs["pays"].direction != "left_to_right":
+        report(("pays", "direction"), "the tumble round pays lines left to right only")
+    symbols = refs["symbol"]
+    for name, sym in symbols.items():
+        if sym.height != 1:
+            report(("symbols", name, "height"), f"a tumble game's symbols are one row tall ({name} is {sym.height})")
+        if sym.multiplier != 1 or sym.multiplier_table is not None:
+            report(("symbols", name, "multiplier"), "the tumble round does not play multiplier wilds: use "
+                                                   "[features] multiplier_symbol")
+    if ("multiplier_symbol" in features) != ("multiplier_values" in features):
+        report(("features", "multiplier_symbol" if "multiplier_symbol" in features else "multiplier_values"),
+               "multiplier_symbol and multiplier_values go together (the symbol and the table of its values)")
+    if "multiplier_symbol" in features and "multiplier_values" in features:
+        sym = symbols[features["multiplier_symbol"]]
+        if sym.kind != "bonus":
+            report(("features", "multiplier_symbol"), f"{sym.name!r} must be a bonus symbol (kind = \"bonus\"): it pays "
+                                                      "nothing and is never removed by a win")
+        table = refs["table"][features["multiplier_values"]]
+        for i, entry in enumerate(table.entries):
+            value = entry.get("value")
+            if set(entry) - {"weight"} != {"value"} or isinstance(value, bool) or not isinstance(value, int) \
+                    or not 1 <= value <= MAX_MULTIPLIER:
+                report(("tables", table.name, "entries", i), f"a multiplier symbol's entry is value = a whole number 1 to "
+                                                             f"{MAX_MULTIPLIER:,} (and its weight), got {entry!r}")
+    fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_cascade_multipliers",
+               "free_spins_ladder_carries")
+    if "trigger" not in features:
+        for key in fs_keys[:4]:
+            if key in features:
+                report(("features", key), f"{key} needs trigger = the scatter trigger that starts the free spins")
+        for name, mode in refs.get("bet_modes", {}).items():
+            if mode.buy:
+                report(("bet_modes", name, "buy"), "a bought feature needs free spins ([features] trigger = ...)")
+        return
+    for key in ("free_spins", "free_spins_mode"):
+        if key not in features:
+            report(("features", key), f"free spins need {key} (with trigger)")
+    if "free_spins" in features and "free_spins_mode" in features:
+        check_free_spins(features, report, refs)
+    if features.get("refill_mode") == "base":
+        report(("features", "refill_mode"), "refill strips need strip sets of their own mode (not \"base\")")
+
+
+TUMBLE = RoundTemplate(
+    name="tumble",
+    build="workbench.rounds.tumble:round_model",
+    params=TUMBLE_PARAMS,
+    check=check_tumble,
+    summary="Tumbling spins (pay anywhere, ways, lines or cluster pays): a win's symbols are removed, the rest fall and new "
+            "ones drop in from the strip above (or refill strips) while the chain wins; a cascade multiplier ladder; "
+            "multiplier symbols that multiply a winning chain (and add up over free spins); optional free spins from a "
+            "scatter trigger on the first drop. The first drop is exact, the chain and the free spins simulated (exact + "
+            "conditional: a tumble stratum and one per trigger count).",
     declared_pays=True,
     buys=True,
 )

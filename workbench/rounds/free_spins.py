@@ -5,14 +5,16 @@ through :mod:`.ways`; components ``lines`` / ``ways`` and ``scatter:<name>``: ex
 what :func:`workbench.exact.par` computes), then, when the trigger's scatter count
 reaches its ``min_count``, the free spins (component ``free_spins``):
 
-- ``free_spins[count]`` spins (the largest key not above the count), never more than
-  ``max_free_spins`` in one feature, retriggers included;
+- ``free_spins[count]`` spins (the largest key not above the count), or spins drawn by weight from
+  ``free_spins_table`` (its entries of the largest ``count`` not above the count, or all of them),
+  never more than ``max_free_spins`` in one feature, retriggers included;
 - each free spin is played on the strip sets of ``free_spins_mode`` (chosen by weight per
   spin) and pays its whole screen (pay rule and scatter pays) x the multiplier; the
   multiplier starts at ``multiplier`` and, with ``multiplier_growth``, grows by
   ``multiplier_step`` after every free spin (``per_spin``) or every winning one
   (``per_win``), up to ``max_multiplier``;
-- a free spin whose screen shows the trigger's scatters adds ``retrigger[count]`` spins;
+- a free spin whose screen shows the trigger's scatters adds ``retrigger[count]`` spins (or spins
+  drawn from ``retrigger_table``);
 - ``feature_cap`` (x total bet) ends the feature when its win reaches it; what is paid
   above it is taken back in component ``cap`` (negative), so ``free_spins`` + ``cap`` is
   what the feature pays;
@@ -58,11 +60,13 @@ STARTED, SPINS, RETRIGGERS, LIMIT, CAPPED = range(len(COUNTERS))
 LEFT, AWARDED, MULT, WIN = range(4)
 GROWTH = {"none": 0, "per_spin": 1, "per_win": 2}
 
-# The compiled feature: spins by capped trigger count (``award``, ``retrigger``: int64[cap_count + 1]); the count each
-# stratum starts with (``state_count``); limits and multiplier rule; components it pays to (-1: none); scratch arrays.
+# The compiled feature: spins by capped trigger count (``award``, ``retrigger``: int64[cap_count + 1]), or, when drawn
+# from a table (``free_spins_table`` / ``retrigger_table``), per capped count the cumulative entry weights
+# (``award_cum``: int64[cap_count + 1, entries]) and the entries' spins (``award_spins``; no entries: not drawn); the
+# count each stratum starts with (``state_count``); limits and multiplier rule; components it pays to (-1: none); scratch arrays.
 FeatureParams = namedtuple(
     "FeatureParams",
-    ["award", "retrigger", "min_count", "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
+    ["award", "retrigger", "award_cum", "award_spins", "retrigger_cum", "retrigger_spins", "min_count", "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
      "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state", "buy"],
 )
 # lines: the base and free-spin strip sets (kernel.ModeArrays), the line automaton, scatter groups and the trigger's group
@@ -82,10 +86,21 @@ FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs
 # the feature, shared by the pay rules
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def start_feature(fs, count, counters):
+def spins_for(fixed, cum, spins, c, rng):
+    """The spins of capped count ``c``: ``fixed[c]``, or drawn from the table row ``cum[c]`` (0 when the row is empty)."""
+    if spins.shape[0] == 0:
+        return fixed[c]
+    row = cum[c]
+    if row[row.shape[0] - 1] == 0:
+        return 0
+    return spins[weighted_index(row, rng)]
+
+
+@njit(cache=True, inline="always")
+def start_feature(fs, count, counters, rng):
     """Start a feature for a trigger count (capped at ``cap_count``)."""
     st = fs.state
-    spins = min(fs.award[min(count, fs.cap_count)], fs.max_spins)
+    spins = min(spins_for(fs.award, fs.award_cum, fs.award_spins, min(count, fs.cap_count), rng), fs.max_spins)
     st[LEFT] = spins
     st[AWARDED] = spins
     st[MULT] = fs.multiplier
@@ -94,7 +109,7 @@ def start_feature(fs, count, counters):
 
 
 @njit(cache=True, inline="always")
-def after_free_spin(fs, win, count, counters):
+def after_free_spin(fs, win, count, counters, rng):
     """Book one free spin that paid ``win`` (units, before the multiplier) and showed ``count``;
     True when the feature cap ends the feature."""
     st = fs.state
@@ -104,7 +119,7 @@ def after_free_spin(fs, win, count, counters):
     if fs.growth == 1 or (fs.growth == 2 and win > 0):
         st[MULT] = min(st[MULT] + fs.step, fs.max_multiplier)
     if count >= fs.min_count:
-        extra = fs.retrigger[min(count, fs.cap_count)]
+        extra = spins_for(fs.retrigger, fs.retrigger_cum, fs.retrigger_spins, min(count, fs.cap_count), rng)
         if extra > 0:
             counters[RETRIGGERS] += 1
             total = st[AWARDED] + extra
@@ -197,7 +212,7 @@ def clear_held(w):
 @njit(cache=True, inline="always")
 def play_feature_lines(p, rng, amounts, counters, count):
     fs = p.fs
-    start_feature(fs, count, counters)
+    start_feature(fs, count, counters, rng)
     if p.wilds.mode != 0:
         clear_held(p.wilds)
     while fs.state[LEFT] > 0:
@@ -208,7 +223,7 @@ def play_feature_lines(p, rng, amounts, counters, count):
             win = screen_total(fs.scratch)
         else:
             win = wild_free_spin(p, s, rng)
-        if after_free_spin(fs, win, p.counts[p.group], counters):
+        if after_free_spin(fs, win, p.counts[p.group], counters, rng):
             break
     end_feature(fs, amounts)
 
@@ -252,11 +267,11 @@ def spin_ways(m, rng):
 @njit(cache=True, inline="always")
 def play_feature_ways(p, rng, amounts, counters, count):
     fs = p.fs
-    start_feature(fs, count, counters)
+    start_feature(fs, count, counters, rng)
     while fs.state[LEFT] > 0:
         s, c = spin_ways(p.free, rng)
         pay_outcomes(p.free, s, p.free.outs, fs.scratch)
-        if after_free_spin(fs, screen_total(fs.scratch), c, counters):
+        if after_free_spin(fs, screen_total(fs.scratch), c, counters, rng):
             break
     end_feature(fs, amounts)
 
@@ -291,6 +306,33 @@ def _spins_by_count(spins: dict, min_count: int, cap_count: int, max_spins: int)
         keys = [k for k in by_key if k <= c]
         out[c] = min(by_key[max(keys)], max_spins) if keys else 0
     return out
+
+
+def _table_counts(game: Game, key: str) -> list[int]:
+    """The ``count`` keys of the entries of the free-spins table ``[features] key`` names (none: [])."""
+    name = game.features.get(key)
+    if name is None:
+        return []
+    return sorted({int(e["count"]) for e in game.tables[name].entries if "count" in e})
+
+
+def _spins_table(game: Game, key: str, min_count: int, cap_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(cumulative weights int64[cap_count + 1, entries], spins int64[entries]) of the table ``[features] key``
+    names: row c holds the weights of the entries drawn for count c (those of the largest entry ``count`` not above
+    c, or every entry when none names a count; rows below ``min_count`` empty).  No table: zero entries."""
+    name = game.features.get(key)
+    if name is None:
+        return np.zeros((cap_count + 1, 0), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    table = game.tables[name]
+    spins = np.array([int(e["spins"]) for e in table.entries], dtype=np.int64)
+    counts = _table_counts(game, key)
+    weights = np.zeros((cap_count + 1, len(table.entries)), dtype=np.int64)
+    for c in range(min_count, cap_count + 1):
+        keys = [k for k in counts if k <= c]
+        for e, (entry, w) in enumerate(zip(table.entries, table.weights)):
+            if not counts or (keys and int(entry["count"]) == max(keys)):
+                weights[c, e] = int(w)
+    return np.cumsum(weights, axis=1), spins
 
 
 def count_states(reel_values: list, weights: list, mode: int, min_count: int, cap_count: int) -> list[Fraction]:
@@ -341,9 +383,15 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         components.append("free_spins:guarantee")
         comp_guarantee = len(components) - 1
     growth = GROWTH[f.get("multiplier_growth", "none")]
+    award_cum, award_spins = _spins_table(game, "free_spins_table", min_count, cap_count)
+    retrigger_cum, retrigger_spins = _spins_table(game, "retrigger_table", min_count, cap_count)
     return FeatureParams(
-        award=_spins_by_count(f["free_spins"], min_count, cap_count, max_spins),
+        award=_spins_by_count(f.get("free_spins", {}), min_count, cap_count, max_spins),
         retrigger=_spins_by_count(f.get("retrigger", {}), min_count, cap_count, max_spins),
+        award_cum=award_cum,
+        award_spins=award_spins,
+        retrigger_cum=retrigger_cum,
+        retrigger_spins=retrigger_spins,
         min_count=np.int64(min_count),
         cap_count=np.int64(cap_count),
         state_count=state_count,
@@ -368,8 +416,9 @@ def _limits(game: Game) -> tuple:
     trigger = game.triggers[game.features["trigger"]]
     if trigger.scatter is None:
         raise SimulationError(f"{game.name}: the free spins start from a scatter trigger")
-    keys = [parse_count(k) for k in game.features["free_spins"]]
+    keys = [parse_count(k) for k in game.features.get("free_spins", {})]
     keys += [parse_count(k) for k in game.features.get("retrigger", {})]
+    keys += [c for key in ("free_spins_table", "retrigger_table") for c in _table_counts(game, key)]
     cap_count = max(keys + [trigger.min_count])
     mode = ADJACENT if game.scatters[trigger.scatter].counting == "adjacent_from_first_reel" else ANYWHERE
     return trigger, trigger.min_count, cap_count, mode

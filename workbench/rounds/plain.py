@@ -132,13 +132,16 @@ def run_chunk_tables(params, rng, n_rounds, stratum, acc, counters):
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
-    """The classic template's round: lines here; ways and scatter_pays games play their own rule's round."""
+    """The classic template's round: lines here; ways, scatter_pays and cluster games play their own rule's round."""
     if game.pays.rule == "ways":
         from .ways import round_model as ways_round
         return ways_round(game, stake)
     if game.pays.rule == "scatter_pays":
         from .anywhere import round_model as anywhere_round
         return anywhere_round(game, stake)
+    if game.pays.rule == "cluster":
+        from .cluster import round_model as cluster_round
+        return cluster_round(game, stake)
     from ..exact.variants import has_table_wilds
 
     if has_table_wilds(game):

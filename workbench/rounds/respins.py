@@ -6,7 +6,11 @@ when the coin scatter group's count reaches the trigger's ``min_count``, the fea
 
 - every coin on the screen sticks and gets a value drawn from ``coin_values``: x total bet
   (component ``coins``) or a fixed jackpot (``jackpot:mini``, ``jackpot:minor``,
-  ``jackpot:major``: the value of ``[features] mini`` etc.);
+  ``jackpot:major``: the value of ``[features] mini`` etc.), a collector (``collector = true``:
+  the sum of the value coins on the screen once the coins landing with it are placed; component
+  ``coins:collected``) or a multiplier (``multiplier = m``: at the end, coins + collected x the
+  product of the multiplier coins, at most MAX_MULTIPLIER; the uplift is ``coins:multiplied``;
+  jackpots are not multiplied);
 - ``respins`` respins (3 by default): on each, every empty cell shows a new coin with weight
   ``respin_coin_weight`` against ``respin_blank_weight``; a respin that lands a coin resets the
   count to ``respins``, one that lands none uses one up;
@@ -40,19 +44,23 @@ from ..simulate.kernel import base_components, compile_mode, scatter_components
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import base_spin
-from . import JACKPOTS
+from . import JACKPOTS, MAX_MULTIPLIER
 from .free_spins import bought, count_states, lines_count_states, spin_ways, ways_mode
 from .ways import pay_outcomes, scatter_group_names
 
 COUNTERS = ("hold_and_respin", "hold_and_respin:respins", "hold_and_respin:full") + tuple(f"jackpot:{j}" for j in JACKPOTS)
 STARTED, RESPINS, FULL = range(3)
 JACKPOT_COUNTER = 3  # + index in JACKPOTS
+VALUE, COLLECTED, MULT = range(3)  # the running feature in ``CoinParams.state``
 
 # The compiled feature: the coin table (cumulative weights; per entry its units, or -1 units and the jackpot index in
-# ``jackpot``), landing weights, cells of a full screen, components (-1: none) and the count each stratum starts with.
+# ``jackpot``; ``collector[e]`` 1 for a collector coin, ``mult[e]`` a multiplier coin's multiplier, else 1), the product
+# cap ``max_mult``, the running feature in ``state`` (VALUE, COLLECTED, MULT: units of value coins, units collected,
+# product of multipliers), landing weights, cells of a full screen, components (-1: none) and the count each stratum starts with.
 CoinParams = namedtuple(
     "CoinParams",
-    ["cum", "units", "jackpot", "jackpot_units", "comp_jackpot", "respins", "coin_weight", "land_total", "cells",
+    ["cum", "units", "jackpot", "jackpot_units", "comp_jackpot", "collector", "mult", "max_mult", "comp_collected",
+     "comp_multiplied", "state", "respins", "coin_weight", "land_total", "cells",
      "min_count", "state_count", "grand_units", "comp", "comp_grand", "buy"],
 )
 CoinLinesParams = namedtuple("CoinLinesParams", ["base", "lines", "scat", "comp_scatter", "group", "wins", "counts",
@@ -61,24 +69,36 @@ CoinWaysParams = namedtuple("CoinWaysParams", ["base", "cost_units", "hr"])
 
 
 @njit(cache=True, inline="always")
-def draw_coin(h, rng, amounts, counters):
-    """A new coin's value: x total bet units (returned) or a jackpot (paid to its component; returns 0)."""
-    e = weighted_index(h.cum, rng)
-    j = h.jackpot[e]
-    if j < 0:
-        return h.units[e]
-    amounts[h.comp_jackpot[j]] += h.jackpot_units[j]
-    counters[JACKPOT_COUNTER + j] += 1
-    return 0
+def land_coins(h, rng, amounts, counters, n):
+    """``n`` coins land together (the starting screen, or one respin), each drawn from the table: value coins add
+    to ``state[VALUE]``, jackpots are paid at once, multipliers multiply ``state[MULT]`` (capped); then every
+    collector of the batch collects ``state[VALUE]``, the value coins on the screen now, this batch's included."""
+    st = h.state
+    collectors = 0
+    for _ in range(n):
+        e = weighted_index(h.cum, rng)
+        j = h.jackpot[e]
+        if j >= 0:
+            amounts[h.comp_jackpot[j]] += h.jackpot_units[j]
+            counters[JACKPOT_COUNTER + j] += 1
+        elif h.collector[e]:
+            collectors += 1
+        elif h.mult[e] > 1:
+            st[MULT] = min(st[MULT] * h.mult[e], h.max_mult)
+        else:
+            st[VALUE] += h.units[e]
+    st[COLLECTED] += collectors * st[VALUE]
 
 
 @njit(cache=True, inline="always")
 def play_coins(h, rng, amounts, counters, coins):
     """The feature from ``coins`` coins on the screen."""
     counters[STARTED] += 1
-    win = 0
-    for _ in range(coins):
-        win += draw_coin(h, rng, amounts, counters)
+    st = h.state
+    st[VALUE] = 0
+    st[COLLECTED] = 0
+    st[MULT] = 1
+    land_coins(h, rng, amounts, counters, coins)
     left = h.respins
     while left > 0 and coins < h.cells:
         counters[RESPINS] += 1
@@ -89,11 +109,14 @@ def play_coins(h, rng, amounts, counters, coins):
         if new > 0:
             coins += new
             left = h.respins
-            for _ in range(new):
-                win += draw_coin(h, rng, amounts, counters)
+            land_coins(h, rng, amounts, counters, new)
         else:
             left -= 1
-    amounts[h.comp] += win
+    amounts[h.comp] += st[VALUE]
+    if h.comp_collected >= 0:
+        amounts[h.comp_collected] += st[COLLECTED]
+    if h.comp_multiplied >= 0:
+        amounts[h.comp_multiplied] += (st[MULT] - 1) * (st[VALUE] + st[COLLECTED])
     if coins >= h.cells:
         counters[FULL] += 1
         if h.comp_grand >= 0:
@@ -153,8 +176,14 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
     values = np.zeros(len(table.entries), dtype=np.int64)
     comp_jackpot = np.full(len(JACKPOTS), -1, dtype=np.int64)
     jackpot_units = np.zeros(len(JACKPOTS), dtype=np.int64)
+    collector = np.zeros(len(table.entries), dtype=np.int64)
+    mult = np.ones(len(table.entries), dtype=np.int64)
     for e, entry in enumerate(table.entries):
-        if "jackpot" in entry:
+        if entry.get("collector"):
+            collector[e] = 1
+        elif "multiplier" in entry:
+            mult[e] = int(entry["multiplier"])
+        elif "jackpot" in entry:
             j = JACKPOTS.index(entry["jackpot"])
             jackpot[e] = j
             if comp_jackpot[j] < 0:
@@ -163,6 +192,13 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
                 jackpot_units[j] = units(f[entry["jackpot"]])
         else:
             values[e] = units(entry["value"])
+    comp_collected = comp_multiplied = -1
+    if collector.any():
+        components.append("coins:collected")
+        comp_collected = len(components) - 1
+    if (mult > 1).any():
+        components.append("coins:multiplied")
+        comp_multiplied = len(components) - 1
     comp_grand = -1
     grand_units = 0
     if "grand" in f:
@@ -175,6 +211,12 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
         jackpot=jackpot,
         jackpot_units=jackpot_units,
         comp_jackpot=comp_jackpot,
+        collector=collector,
+        mult=mult,
+        max_mult=np.int64(MAX_MULTIPLIER),
+        comp_collected=np.int64(comp_collected),
+        comp_multiplied=np.int64(comp_multiplied),
+        state=np.zeros(3, dtype=np.int64),
         respins=np.int64(f.get("respins", 3)),
         coin_weight=np.int64(f["respin_coin_weight"]),
         land_total=np.int64(f["respin_coin_weight"] + f["respin_blank_weight"]),
@@ -196,7 +238,7 @@ def _finish(game: Game, components: list, params, run_chunk, probabilities: list
                               f"the {int(h.cells)} cells of the screen")
     names, probabilities, state_count, buy = bought(game, names, probabilities, h.state_count, int(h.cells))
     params = params._replace(hr=h._replace(state_count=state_count, buy=buy))
-    feature = Feature("hold_and_respin", "hold_and_respin", tuple(c for c in components if c == "coins" or c.startswith("jackpot:")))
+    feature = Feature("hold_and_respin", "hold_and_respin", tuple(c for c in components if c == "coins" or c.startswith(("coins:", "jackpot:"))))
     return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,
                       strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
                       notes={"hold_and_respin": "exact base game + simulated coin feature by starting coin count"})

@@ -47,8 +47,9 @@ from .engine import (
 )
 from .jackpots import analytic_rtp, simulate_jackpots
 from .model import RoundModel
-from .results import NO_BASE_GAME, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate
-from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator
+from .results import NO_BASE_GAME, BaseScreenCap, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate
+from .chunks import play_chunk
+from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator, chunk_state
 
 __all__ = [
     "MAX_SPINS",
@@ -132,6 +133,9 @@ def simulate(
         if spec.bet_mode != "base":
             signature["bet_mode"] = spec.bet_mode
         store = Checkpoint.open(checkpoint, signature, plan)
+    if workers == 1:
+        # load the compiled round (numba's cache) now: part of the set-up, not of the spinning
+        play_chunk(model, chunk_state(seed, 0, STREAM_ROUNDS), 0)
     bar = make_progress(spins, progress)
     if bar is not None and plan.played():
         bar.update(plan.played())
@@ -176,6 +180,13 @@ def exactness(game: Game) -> tuple[bool, str]:
     states = [s.name for s in model.strata if s.probability > 0]
     if extra or states or model.jackpots:
         return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
+    if model.max_win_units:
+        sheet = par(game, full_cycle=False)
+        top = sheet.max_win if sheet.max_win_exact else sheet.max_win_upper
+        cap = model.max_win_units / model.params.cost_units
+        if top * model.params.cost_units > model.max_win_units + 0.5:  # reaching the cap exactly takes nothing
+            return False, (f"max_win {cap:,.6g} x total bet cuts first screens that pay more (up to {top:,.6g}); the exact "
+                           "PAR is uncapped")
     return True, "the game pays only base-screen wins, all in the exact PAR"
 
 
@@ -220,6 +231,7 @@ def estimate_rtp(
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
     sheet = NO_BASE_GAME if game.bet_mode.buy else par(game, full_cycle=False)  # a bought feature plays no base spin
+    base_cap = _base_screen_cap(game, model, sheet)
     spec = _spec(game, model.stake, seed, STREAM_CONDITIONAL)
     remember_model(spec, model)
     active = [i for i, s in enumerate(model.strata) if s.probability > 0]
@@ -228,7 +240,31 @@ def estimate_rtp(
     bar = make_progress(0, progress, unit="round")
 
     with stop_scope():  # a stop signal stops at a safe point; the estimate is still made and returned
-        return _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar)
+        return _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar,
+                         base_cap)
+
+
+def _base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | None:
+    """What the bet mode's max_win takes from the first screen alone, exactly (None: it cannot reach the cap).
+
+    The strata are simulated; a spin in no stratum pays its first screen B, so when B alone can reach the
+    cap (the first screen's exact max win, or its upper bound, tells) the estimate needs E[(B - cap)+] and
+    P(B >= cap) over every spin, from the exact full-cycle distribution.
+    """
+    cap = int(model.max_win_units)
+    if not cap or game.bet_mode.buy:
+        return None
+    cost = model.params.cost_units
+    top = sheet.max_win if sheet.max_win_exact else sheet.max_win_upper
+    if top * cost < cap - 0.5:
+        return None
+    full = par(game, full_cycle="auto")
+    if full.distribution is None:
+        raise SimulationError(
+            f"{game.name}: bet mode {game.bet_mode.name!r}: the first screen alone can pay {top:,.6g} x total bet, above "
+            f"max_win {cap / cost:,.6g}, and the exact + conditional method needs its full-cycle distribution to take the "
+            f"cap off it ({full.distribution_note}); raise max_win above the first screen's max win or use simulate()")
+    return BaseScreenCap.from_distribution(full.distribution, cap)
 
 
 def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **options) -> list[BetModeEstimate]:
@@ -244,7 +280,8 @@ def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **op
     return out
 
 
-def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar) -> RtpEstimate:
+def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar,
+              base_cap=None) -> RtpEstimate:
     cost = model.params.cost_units
     start = time.perf_counter()
     interrupted = False
@@ -298,4 +335,4 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, s
     elapsed = time.perf_counter() - start
     per_state = {i: lanes[i].result() for i in active}
     return RtpEstimate(model, sheet, per_state, seed=seed, elapsed=elapsed, precision=precision, interrupted=interrupted,
-                       jackpot_rtp=analytic_rtp(model.jackpots) if model.jackpots else 0.0)
+                       jackpot_rtp=analytic_rtp(model.jackpots) if model.jackpots else 0.0, base_cap=base_cap)

@@ -50,8 +50,41 @@ Accumulators = namedtuple(
         "extra",  # float64[2] [sum X, sum X^2] of the adjusted extra X = R - B + adjustments
         "hist",  # int64 win-distribution bucket counts
         "maxwin",  # int64[2] [largest R, how often]
+        "cap",  # int64[4] the bet mode's max win: [cap in units (0: none), component slot, counter slot, base counter slot]
     ],
 )
+
+
+@njit(cache=True, inline="always")
+def _apply_max_win(acc):
+    """The bet mode's max-win cap on the current round, before it is recorded (``acc.cap[0] > 0``).
+
+    A round whose total R (every non-informational component) reaches the cap
+    counts in counter ``max_win`` (and in ``max_win:base`` when its unmodified
+    base screen B alone reaches it); the excess R - cap goes, negative, to
+    component ``cap``, as if the round had ended when its win reached the cap.
+    In conditional mode the cap component is also *adjusted* by +(B - cap) when
+    B alone is above the cap: the stratum then estimates E[R - min(B, cap) | s],
+    and the exact part of the estimate takes -E[(B - cap)+] over every spin
+    (see :class:`workbench.simulate.results.RtpEstimate`).
+    """
+    cap = acc.cap
+    amounts = acc.amounts
+    r = 0
+    b = 0
+    for k in range(amounts.shape[0]):
+        if not acc.is_info[k]:
+            r += amounts[k]
+            if acc.is_exact[k]:
+                b += amounts[k]
+    if r >= cap[0]:
+        acc.events[cap[2]] += 1
+        if r > cap[0]:
+            amounts[cap[1]] -= r - cap[0]
+    if b >= cap[0]:  # (whatever the features add: E[min(R, cap)] = E[min(B, cap)] + E[min(R, cap) - min(B, cap)])
+        acc.events[cap[3]] += 1
+        if b > cap[0] and acc.adjusting[0]:
+            acc.adjust[cap[1]] += float(b - cap[0])
 
 
 @njit(cache=True, inline="always")
@@ -92,6 +125,9 @@ def record_single(acc, k):
     adjustments: games return such a ``k`` from their commonest path to skip the component loop."""
     amounts = acc.amounts
     a = amounts[k]
+    if acc.cap[0] > 0 and a >= acc.cap[0]:
+        record_round(acc)
+        return
     r = 0
     b = 0
     if a != 0:
@@ -115,8 +151,11 @@ def record_round(acc):
     *adjustments* (``acc.adjust``): zero-mean corrections (Rao-Blackwell,
     control variates), used only for the estimate of the mean extra win
     ``X``; hit counts, extremes and the win distribution always use the
-    realized amounts.  End to end, adjustments are never read.
+    realized amounts.  End to end, adjustments are never read.  The bet mode's
+    max-win cap (``acc.cap``) is applied first (:func:`_apply_max_win`).
     """
+    if acc.cap[0] > 0:
+        _apply_max_win(acc)
     amounts = acc.amounts
     is_info = acc.is_info
     is_exact = acc.is_exact
@@ -246,6 +285,16 @@ def bucket_lut(edges_units: np.ndarray, cost_units: int) -> np.ndarray:
     return (np.searchsorted(edges_units, np.arange(n), side="right") - 1).astype(np.int8)
 
 
+def max_win_slots(model) -> np.ndarray:
+    """``Accumulators.cap`` of ``model``: [its ``max_win_units`` (0: no cap), slot of component ``cap``, slots of
+    counters ``max_win`` and ``max_win:base``] (slots 0 when there is no cap)."""
+    units = int(getattr(model, "max_win_units", 0) or 0)
+    if units <= 0:
+        return np.zeros(4, dtype=np.int64)
+    return np.array([units, model.components.index("cap"), model.counters.index("max_win"),
+                     model.counters.index("max_win:base")], dtype=np.int64)
+
+
 def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: ChunkResult | None = None) -> ChunkResult:
     """Play ``n_rounds`` rounds of ``model`` drawing from ``rng`` (a state array, see :mod:`.rng`).
 
@@ -278,6 +327,7 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
         extra=out.extra,
         hist=out.hist,
         maxwin=out.maxwin,
+        cap=max_win_slots(model),
     )
     model.run_chunk(model.params, rng, int(n_rounds), int(stratum), acc, out.counters)
     return out

@@ -41,7 +41,8 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterator
@@ -92,7 +93,32 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                               f"({type(exc).__name__}: {exc})") from None
     if not isinstance(model, RoundModel):
         raise SimulationError(f"round template {game.game_module!r} did not build a RoundModel")
-    return model
+    return with_max_win(model, game)
+
+
+def with_max_win(model: RoundModel, game: Game) -> RoundModel:
+    """``model`` with the max-win cap of the bet mode ``game`` plays (:attr:`Game.max_win`, x the base total bet).
+
+    The cap is applied to every round where it is recorded
+    (:func:`workbench.simulate.chunks.record_round`), so no round template
+    changes: the model gains component ``cap`` (if it has none), counters
+    ``max_win`` (rounds that reached the cap) and ``max_win:base`` (of those,
+    rounds whose base screen alone reached it), ``max_win_units`` (the cap in
+    pay units, rounded down) and ``cap_total_bets`` (the smaller of the
+    template's own cap and this one).
+    """
+    cap = getattr(game, "max_win", None)
+    if cap is None:
+        return model
+    cost = int(model.params.cost_units)
+    units = math.floor(Fraction(cap) * cost)
+    if units <= 0:
+        raise SimulationError(f"{game.name}: max_win {float(cap):g} x total bet is below one pay unit "
+                              f"(1/{cost} of the total bet)")
+    components = model.components if "cap" in model.components else model.components + ("cap",)
+    counters = model.counters + tuple(c for c in ("max_win", "max_win:base") if c not in model.counters)
+    top = units / cost if not model.cap_total_bets else min(float(model.cap_total_bets), units / cost)
+    return replace(model, components=components, counters=counters, max_win_units=units, cap_total_bets=top)
 
 
 @dataclass(frozen=True)

@@ -219,50 +219,84 @@ def base_components(game: Game) -> list:
     return ["lines"] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
 
 
-@njit(cache=True)
 def _build_prefix(win_sym, n_windows, k, line_rows, trans, gain, live):
-    size = 1
-    for i in range(k):
-        size *= n_windows[i]
+    """The prefix table of the first ``k`` reels (windows ``win_sym[reel, window, row]``, ``n_windows[reel]``).
+
+    For every combination of their windows (index ``p``, mixed radix, reel 0 the most significant digit):
+    ``paid[p]``, what every line has paid on those reels (pay units), and ``ptr[p] .. ptr[p + 1]``, the
+    lines still undecided after them (``line``, int32) with their automaton states (``state``, int32), in
+    line order.  Walked twice by :func:`_prefix_walk` (count, then fill), so the compiled walk allocates
+    nothing: loading it from the cache then needs none of numba's array-creation code.
+    """
+    k = int(k)
+    size = int(np.prod(n_windows[:k], dtype=np.int64))
     n_lines = line_rows.shape[0]
     paid = np.zeros(size, dtype=np.int64)
     ptr = np.zeros(size + 1, dtype=np.int64)
-    cap = max(16, size * 4)
-    out_line = np.empty(cap, dtype=np.int32)
-    out_state = np.empty(cap, dtype=np.int32)
-    wins = np.zeros(max(k, 1), dtype=np.int64)
+    scratch = (np.zeros(max(k, 1), dtype=np.int64), np.zeros(k + 1, dtype=np.int64),
+               np.zeros((k + 1, n_lines), dtype=np.int64), np.zeros((k + 1, n_lines), dtype=np.int64),
+               np.zeros(k + 1, dtype=np.int64))
+    automaton = (np.int64(k), line_rows, trans, gain, live)
+    nnz = _prefix_walk(win_sym, n_windows, *automaton, *scratch, paid, ptr, np.zeros(0, dtype=np.int32),
+                       np.zeros(0, dtype=np.int32), False)
+    out_line = np.zeros(nnz, dtype=np.int32)
+    out_state = np.zeros(nnz, dtype=np.int32)
+    _prefix_walk(win_sym, n_windows, *automaton, *scratch, paid, ptr, out_line, out_state, True)
+    return paid, ptr, out_line, out_state
+
+
+@njit(cache=True)
+def _prefix_walk(win_sym, n_windows, k, line_rows, trans, gain, live, wins, n_live, live_line, live_state, pays,
+                 paid, ptr, out_line, out_state, fill):
+    """Walk the combinations of :func:`_build_prefix` in index order, filling ``paid`` and ``ptr`` (and, with
+    ``fill``, ``out_line`` / ``out_state``); returns how many undecided lines there are in all.
+
+    After reels 0 .. i - 1 it keeps ``n_live[i]`` undecided lines ``live_line[i, :n_live[i]]`` (in line order)
+    in states ``live_state[i, :n_live[i]]`` and ``pays[i]``, what all lines paid on those reels, so a step redoes
+    only the reels whose window changed (nearly always the last one) and only for the lines still undecided
+    before it.  ``wins`` (k), ``n_live``, ``pays`` (k + 1), ``live_line``, ``live_state`` (k + 1, lines): scratch.
+    """
+    n_lines = line_rows.shape[0]
+    for i in range(wins.shape[0]):
+        wins[i] = 0
+    n_live[0] = n_lines if live[0] else 0
+    for l in range(n_lines):
+        live_line[0, l] = l
+        live_state[0, l] = 0
+    pays[0] = 0
     nnz = 0
-    for p in range(size):
-        rest = p
-        for i in range(k - 1, -1, -1):
-            wins[i] = rest % n_windows[i]
-            rest //= n_windows[i]
-        total = 0
-        for l in range(n_lines):
-            st = 0
-            if not live[st]:
-                continue
-            for i in range(k):
+    changed = 0  # first reel whose window changed since the previous combination
+    for p in range(paid.shape[0]):
+        for i in range(changed, k):
+            total = pays[i]
+            c = 0
+            for j in range(n_live[i]):
+                l = live_line[i, j]
+                st = live_state[i, j]
                 sym = win_sym[i, wins[i], line_rows[l, i]]
                 total += gain[st, sym]
                 st = trans[st, sym]
-                if not live[st]:
-                    break
-            if live[st]:
-                if nnz == cap:
-                    cap *= 2
-                    a = np.empty(cap, dtype=np.int32)
-                    a[:nnz] = out_line[:nnz]
-                    out_line = a
-                    b = np.empty(cap, dtype=np.int32)
-                    b[:nnz] = out_state[:nnz]
-                    out_state = b
-                out_line[nnz] = l
-                out_state[nnz] = st
-                nnz += 1
-        paid[p] = total
+                if live[st]:
+                    live_line[i + 1, c] = l
+                    live_state[i + 1, c] = st
+                    c += 1
+            n_live[i + 1] = c
+            pays[i + 1] = total
+        if fill:
+            for j in range(n_live[k]):
+                out_line[nnz + j] = live_line[k, j]
+                out_state[nnz + j] = live_state[k, j]
+        nnz += n_live[k]
+        paid[p] = pays[k]
         ptr[p + 1] = nnz
-    return paid, ptr, out_line[:nnz].copy(), out_state[:nnz].copy()
+        changed = k - 1  # the next combination: the last reel's window moves on, carrying into earlier reels
+        while changed >= 0:
+            wins[changed] += 1
+            if wins[changed] < n_windows[changed]:
+                break
+            wins[changed] = 0
+            changed -= 1
+    return nnz
 
 
 # ---------------------------------------------------------------------------

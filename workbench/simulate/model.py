@@ -18,7 +18,9 @@ Component conventions:
   (exactly what :func:`workbench.exact.par` computes); everything a feature
   changes or adds goes to that feature's components, so for any round
   ``extra = total - (lines + scatters)`` is the features' part;
-- ``cap`` holds the (negative) amount removed by a max-win cap;
+- ``cap`` holds the (negative) amount removed by a max-win cap (a round template's own, and the
+  bet mode's ``max_win``, which :func:`workbench.simulate.chunks.record_round` applies to every
+  round: ``max_win_units``, counters ``max_win`` and ``max_win:base``);
 - names starting with ``option:`` are what another player choice would have
   paid (informational, not part of the round's total).
 """
@@ -92,6 +94,7 @@ class RoundModel:
     jackpots: tuple = ()
     stake: float | None = None  # total bet in currency the model was built for (caps)
     cap_total_bets: float | None = None  # max win in x total bet at that stake
+    max_win_units: int = 0  # the bet mode's max_win in pay units, applied to every round when recorded (0: none)
     notes: dict = field(default_factory=dict)
 
     @property

@@ -104,7 +104,11 @@ class SimulationResult(WinStatistics):
         self.bucket_counts = total.hist.copy()
         counters = dict(zip(model.counters, total.counters.tolist()))
         self.counters = counters
-        self.cap_fraction = counters.get("cap", 0) / n if n else 0.0
+        self.cap_fraction = counters.get("cap", counters.get("max_win", 0)) / n if n else 0.0
+        # the bet mode's max_win (RoundModel.max_win_units): rounds that reached it, per round
+        self.max_win_probability = counters.get("max_win", 0) / n if n else 0.0
+        self.max_win_probability_ci95 = (Z95 * math.sqrt(self.max_win_probability * (1 - self.max_win_probability) / n)
+                                         if n else math.inf)
         self.features = {}
         for f in model.features:
             starts = counters.get(f.counter, 0)
@@ -159,6 +163,7 @@ class SimulationResult(WinStatistics):
             "max_win": self.max_win,
             "max_win_count": self.max_win_count,
             "cap_fraction": self.cap_fraction,
+            "max_win_probability": self.max_win_probability,
             "features": {k: {"starts": f.starts, "one_in": f.one_in, "average_win": f.average_win} for k, f in self.features.items()},
             "counters": {k: int(v) for k, v in self.counters.items()},
             "options": self.options,
@@ -180,12 +185,36 @@ class StratumEstimate:
     name: str
     probability: float
     samples: int
-    mean_extra: float  # x total bet, E[round win - base screen win | state]
+    mean_extra: float  # x total bet, E[round win - base screen win | state] (under a cap the first screen counts at most the cap)
     ci95: float  # of mean_extra
 
     @property
     def contribution(self) -> float:
         return self.probability * self.mean_extra
+
+
+@dataclass(frozen=True)
+class BaseScreenCap:
+    """What a max-win cap of ``cap_units`` takes from the unmodified first screen B alone, exactly, per spin
+    (pay units): ``excess_units`` = E[(B - cap)+], ``square_excess_units`` = E[B^2 - min(B, cap)^2],
+    ``probability`` = P(B >= cap).  Used by :class:`RtpEstimate` when the first screen can reach the cap."""
+
+    cap_units: int
+    excess_units: Fraction
+    square_excess_units: Fraction
+    probability: Fraction
+
+    @classmethod
+    def from_distribution(cls, distribution, cap_units: int) -> "BaseScreenCap":
+        """From the exact full-cycle distribution of the first screen (a :class:`~workbench.stats.WinDistribution`)."""
+        cycle = distribution.cycle
+        excess = square = reach = 0
+        for w, h in zip(distribution.wins_units.tolist(), distribution.hits):
+            if w >= cap_units:
+                reach += h
+                excess += (w - cap_units) * h
+                square += (w * w - cap_units * cap_units) * h
+        return cls(int(cap_units), Fraction(excess, cycle), Fraction(square, cycle), Fraction(reach, cycle))
 
 
 class _NoBaseGame:
@@ -211,7 +240,8 @@ class RtpEstimate(WinStatistics):
     """
 
     def __init__(self, model: RoundModel, sheet, strata_results: dict, *, seed: int, elapsed: float,
-                 precision: float, interrupted: bool = False, jackpot_rtp: float = 0.0):
+                 precision: float, interrupted: bool = False, jackpot_rtp: float = 0.0,
+                 base_cap: "BaseScreenCap | None" = None):
         self.model = model
         self.sheet = sheet
         self.seed = seed
@@ -229,6 +259,17 @@ class RtpEstimate(WinStatistics):
         top = sheet.max_win
         comp_mean = np.zeros(len(model.components))
         comp_var = np.zeros(len(model.components))
+        cap_units = int(getattr(model, "max_win_units", 0) or 0)
+        hits_slot = model.counters.index("max_win") if cap_units else -1
+        base_slot = model.counters.index("max_win:base") if cap_units else -1
+        # P(a round reaches max_win): exactly when the base screen alone does, + the strata's other rounds
+        cap_p = float(base_cap.probability) if base_cap is not None else 0.0
+        cap_var = 0.0
+        if base_cap is not None:  # what the cap takes from the base screen alone, over every spin (exact)
+            extra -= float(base_cap.excess_units)
+            second -= float(base_cap.square_excess_units) / cost**2
+            if "cap" in model.components:
+                comp_mean[model.components.index("cap")] -= float(base_cap.excess_units)
         self.strata = []
         for index, stratum in enumerate(model.strata):
             p = float(stratum.probability)
@@ -246,6 +287,10 @@ class RtpEstimate(WinStatistics):
             second += p * (res.squares[0] - res.squares[1]) / n / cost**2
             hit += p * (res.totals[3] - res.totals[4]) / n
             top = max(top, res.maxwin[0] / cost)
+            if cap_units:
+                q = (res.counters[hits_slot] - res.counters[base_slot]) / n
+                cap_p += p * q
+                cap_var += p * p * q * (1 - q) / n
             m = (res.comp_sum + res.comp_adj) / n
             comp_mean += p * m
             comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
@@ -259,6 +304,13 @@ class RtpEstimate(WinStatistics):
         self.jackpot_rtp = jackpot_rtp
         if model.jackpots:
             self.components["jackpots"] = Estimate(jackpot_rtp, 0.0, "analytic")
+        if cap_units:
+            top = min(top, cap_units / cost)
+        self.max_win_units = cap_units
+        self.base_cap = base_cap
+        #: P(a round reaches the bet mode's max_win) and its 95 % half-width (0 without a cap)
+        self.max_win_probability = cap_p
+        self.max_win_probability_ci95 = Z95 * math.sqrt(cap_var)
         self.game_rtp = sheet.rtp + extra / cost
         self.rtp_ci95 = Z95 * math.sqrt(var) / cost if math.isfinite(var) else math.inf
         rtp = self.game_rtp + jackpot_rtp
@@ -293,6 +345,9 @@ class RtpEstimate(WinStatistics):
             "volatility_index_90": self.volatility_index(0.90),
             "volatility_index_95": self.volatility_index(0.95),
             "max_win": self.max_win,
+            "max_win_cap": self.max_win_units / self.cost_units if self.max_win_units else None,
+            "max_win_probability": self.max_win_probability,
+            "max_win_probability_ci95": self.max_win_probability_ci95,
             "options": self.options,
             "samples": self.samples,
             "seed": self.seed,
@@ -320,12 +375,15 @@ class InvariantCheck:
 
 def _cap_units(model: RoundModel) -> int | None:
     """The round's max-win cap in pay units at the model's stake (None: no cap)."""
+    caps = []
     cap = getattr(model.params, "cap_units", None)
     if cap is not None and int(cap) > 0:
-        return int(cap)
-    if model.cap_total_bets:
-        return math.floor(Fraction(str(model.cap_total_bets)) * model.params.cost_units)
-    return None
+        caps.append(int(cap))
+    elif model.cap_total_bets:
+        caps.append(math.floor(Fraction(str(model.cap_total_bets)) * model.params.cost_units))
+    if getattr(model, "max_win_units", 0):
+        caps.append(int(model.max_win_units))
+    return min(caps) if caps else None
 
 
 def _cumulative_arrays(params) -> dict:
@@ -480,7 +538,10 @@ class BetModeEstimate(WinStatistics):
     ``mode`` is the :class:`~workbench.model.BetMode` (``cost`` x the base total bet); ``estimate`` the
     :class:`RtpEstimate` of the game in that mode, x the base total bet; ``rtp_ci95`` and ``components``
     (name -> :class:`Estimate`) are x the mode's cost; ``base_part`` what its paid spins' first screens
-    return exactly (0 for a buy mode).
+    return exactly (0 for a buy mode).  With a max-win cap (``[bet_modes.NAME] max_win`` or ``[bet] max_win``):
+    ``max_win_cap`` (x the *base* game's total bet, as declared; None: no cap), ``cap_cost`` (the RTP the cap
+    takes, x the mode's cost: -E[component ``cap``], an :class:`Estimate` with its half-width; 0 without a cap)
+    and ``max_win_probability`` (per round, with ``max_win_probability_ci95``).
     """
 
     def __init__(self, mode, estimate: RtpEstimate):
@@ -492,11 +553,19 @@ class BetModeEstimate(WinStatistics):
         self.rtp_ci95 = estimate.rtp_ci95 / cost
         self.components = {k: Estimate(e.value / cost, e.ci95 / cost, e.source) for k, e in estimate.components.items()}
         self.base_part = float(estimate.sheet.rtp) / cost
+        units = int(getattr(estimate, "max_win_units", 0) or 0)
+        self.max_win_cap = units / estimate.cost_units if units else None
+        capped = self.components.get("cap")
+        self.cap_cost = Estimate(-capped.value, capped.ci95, capped.source) if capped is not None else Estimate(0.0, 0.0, "exact")
+        self.max_win_probability = float(getattr(estimate, "max_win_probability", 0.0))
+        self.max_win_probability_ci95 = float(getattr(estimate, "max_win_probability_ci95", 0.0))
         super().__init__(rtp=estimate.rtp / cost, std=estimate.std / cost, hit_frequency=estimate.hit_frequency,
                          max_win=estimate.max_win / cost)
 
     def to_dict(self) -> dict:
         return {"mode": self.name, "cost_x_total_bet": self.cost, "buy": self.mode.buy, "rtp": self.rtp,
                 "rtp_ci95": self.rtp_ci95, "base_part": self.base_part, "std": self.std,
+                "max_win_cap": self.max_win_cap, "cap_cost": self.cap_cost.value, "cap_cost_ci95": self.cap_cost.ci95,
+                "max_win_probability": self.max_win_probability,
                 "hit_frequency": self.hit_frequency, "max_win": self.max_win,
                 "volatility_index_90": self.volatility_index(0.90), "volatility_index_95": self.volatility_index(0.95)}

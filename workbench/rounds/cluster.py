@@ -1,0 +1,149 @@
+"""The cluster-pays round: one spin of a ``[pays] rule = "cluster"`` game, no features, no tumbles.
+
+Rule (:mod:`workbench.pays.cluster`): every cluster of orthogonally adjacent cells showing a paying
+symbol or a wild pays the entry of the largest listed size not above its size, x the line pay
+unit; every cluster pays on its own.  Scatter groups add their pays as in every rule.
+Components: ``cluster`` (the clusters' pays) and ``scatter:<name>`` per paying scatter group; all
+of it is computed exactly by :func:`workbench.exact.cluster.analyse_cluster`, so the simulation
+cross-checks the two.  (Bonus award tables are refused by validation in cluster games.)
+
+Per spin: the base strip set is chosen by weight, each reel draws a stop by its stop weights (a
+virtual reel: one draw per reel), the stop's window is copied into the screen and its paying
+scatter-group counts folded in with :func:`~workbench.pays.scatter.update_code`; the screen is
+paid by :func:`~workbench.pays.cluster.cluster_pay_screen`.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .._jit import njit
+from ..errors import SimulationError
+from ..exact.windows import reel_windows
+from ..model import Game
+from ..pays.cluster import cluster_arrays, cluster_pay_screen, screen_masks
+from ..pays.scale import pay_scale
+from ..pays.scatter import code_count, scatter_pay_tables, update_code
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.kernel import VIRTUAL_STOPS_MAX
+from ..simulate.model import RoundModel, bonus_reporting
+from ..simulate.rng import bounded, weighted_index
+
+ClusterParams = namedtuple("ClusterParams", [
+    "set_cum",  # int64[n_sets] cumulative choice weights of the base strip sets
+    "total_weight",  # int64[n_sets, n_reels] virtual stops per reel (sum of stop weights)
+    "vwin",  # int32[n_sets, n_reels, max_total] window of each virtual stop
+    "wsym",  # int64[n_sets, n_reels, max_windows, n_rows] symbol indices of each window, top row first
+    "pays",  # int64[n_symbols, max_size + 1] pay units by cluster size (pays.cluster.cluster_pay_units)
+    "is_wild",  # bool[n_symbols]
+    "grp",  # int64[n_sets, n_reels, max_windows, n_groups] visible instances of each paying scatter group
+    "gmode",  # int64[n_groups] ANYWHERE / ADJACENT
+    "gcap",  # int64[n_groups] counts above the cap pay like the cap
+    "gpays",  # int64[n_groups, max cap + 1] pay units by count
+    "screen",  # int64[n_reels, n_rows] scratch: the spin's screen
+    "remove",  # bool[n_reels, n_rows] scratch: cells of paying clusters (unused by this round)
+    "codes",  # int64[n_groups] scratch: the spin's group count codes
+    "cost_units",
+])
+
+COMPONENT = "cluster"
+
+
+@njit(cache=True, inline="always")
+def play_round(p, rng, amounts, adjust, counters, stratum):
+    cum = p.set_cum
+    s = 0 if cum.shape[0] == 1 else weighted_index(cum, rng)
+    screen = p.screen
+    codes = p.codes
+    grp = p.grp
+    gmode = p.gmode
+    gcap = p.gcap
+    vwin = p.vwin
+    wsym = p.wsym
+    total = p.total_weight
+    n_rows = screen.shape[1]
+    n_groups = codes.shape[0]
+    for g in range(n_groups):
+        codes[g] = 0
+    for r in range(vwin.shape[1]):
+        w = vwin[s, r, bounded(rng, total[s, r])]
+        for k in range(n_rows):
+            screen[r, k] = wsym[s, r, w, k]
+        for g in range(n_groups):
+            codes[g] = update_code(gmode[g], gcap[g], codes[g], grp[s, r, w, g])
+    amounts[0] += cluster_pay_screen(screen, p.pays, p.is_wild, p.remove)
+    gpays = p.gpays
+    for g in range(n_groups):
+        amounts[1 + g] += gpays[g, code_count(gmode[g], codes[g])]
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+def components(game: Game) -> list:
+    """``cluster``, then one ``scatter:<name>`` per paying scatter group."""
+    return [COMPONENT] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The compiled round of a cluster game (see the module docstring); amounts in pay units."""
+    if game.pays.rule != "cluster":
+        raise SimulationError(f"{game.name}: the cluster round needs [pays] rule = \"cluster\", not {game.pays.rule!r}")
+    if any(t.award is not None for t in game.triggers.values()):
+        raise SimulationError(f"{game.name}: bonus award tables are not played in cluster games")
+    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    if not sets:
+        raise SimulationError(f"{game.name}: no strip set has mode 'base'")
+    rows = game.rows[0]
+    if any(r != rows for r in game.rows):
+        raise SimulationError(f"{game.name}: a cluster game needs the same rows on every reel")
+    try:
+        screen_masks(game.reels, rows)
+    except ValueError as e:
+        raise SimulationError(f"{game.name}: {e}") from None
+    scale = pay_scale(game)
+    tables = scatter_pay_tables(game, scale)
+    arrays = cluster_arrays(game, scale)
+    n_sets, n_reels = len(sets), game.reels
+    max_total = max(strip.total_weight for s in sets for strip in s.reels)
+    if max_total > VIRTUAL_STOPS_MAX:
+        raise SimulationError(f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator expands weights "
+                              f"into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
+    windows = [[reel_windows(game, strip, rows) for strip in s.reels] for s in sets]
+    max_win = max(len(w.weights) for ws in windows for w in ws)
+    total_weight = np.zeros((n_sets, n_reels), dtype=np.int64)
+    vwin = np.zeros((n_sets, n_reels, max_total), dtype=np.int32)
+    wsym = np.full((n_sets, n_reels, max_win, rows), -1, dtype=np.int64)
+    grp = np.zeros((n_sets, n_reels, max_win, len(tables.index)), dtype=np.int64)
+    for k, (strip_set, wins) in enumerate(zip(sets, windows)):
+        for i, (strip, win) in enumerate(zip(strip_set.reels, wins)):
+            total_weight[k, i] = strip.total_weight
+            stops = np.repeat(np.arange(len(strip)), strip.stop_weights)
+            vwin[k, i, : len(stops)] = win.stop_window[stops]
+            wsym[k, i, : len(win.weights)] = win.symbols
+            grp[k, i, : len(win.weights)] = win.counts[:, tables.index]
+    params = ClusterParams(
+        set_cum=np.cumsum([s.weight for s in sets]).astype(np.int64),
+        total_weight=total_weight,
+        vwin=vwin,
+        wsym=wsym,
+        pays=arrays.pays,
+        is_wild=arrays.is_wild,
+        grp=grp,
+        gmode=tables.mode.astype(np.int64),
+        gcap=tables.cap.astype(np.int64),
+        gpays=np.ascontiguousarray(tables.pays, dtype=np.int64),
+        screen=np.zeros((n_reels, rows), dtype=np.int64),
+        remove=np.zeros((n_reels, rows), dtype=np.bool_),
+        codes=np.zeros(len(tables.index), dtype=np.int64),
+        cost_units=scale.cost_units,
+    )
+    return RoundModel(game=game, components=tuple(components(game)), **bonus_reporting(game), params=params,
+                      run_chunk=run_chunk, stake=stake)

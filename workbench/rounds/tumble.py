@@ -1,0 +1,566 @@
+"""The tumble round: a spin whose wins cascade, with an optional free-spins feature (``[features]``).
+
+One *drop* is a screen paid by the game's pay rule (``scatter_pays``, ``ways``, ``lines`` or
+``cluster``).  A spin's first drop is its spun screen; while a drop wins, every cell of a paid win
+is removed, the cells above fall down in their reel and new symbols drop in from above: by
+default the reel's strip continues above the window (the stop above the window lands first),
+with ``refill_mode`` each reel drops from a strip of that mode instead, from a stop drawn by its
+stop weights at the start of the spin.  The chain ends with the first drop that pays nothing (or
+after ``max_cascades`` cascades).
+
+- Cascade ladder: drop ``k`` of the chain (the first drop is 0) pays x ``cascade_multipliers[k]``
+  (the last entry repeats; absent: x1), ``free_spins_cascade_multipliers`` in free spins (absent:
+  the base ladder); the ladder restarts every spin, unless ``free_spins_ladder_carries``: then the free
+  spins' ladder climbs on from spin to spin (a multiplier growing with every win of the feature: a spin's
+  first drop continues one step above where the last winning spin ended).
+- Multiplier symbols: ``multiplier_symbol`` (a one-row ``bonus`` symbol that pays nothing and is
+  never removed) takes a value from ``multiplier_values`` (entries ``value``, ``weight``) when it
+  lands, on the first drop or in the chain.  When a spin's chain has won, the values of the
+  multiplier symbols on the final screen are added up to ``M``; the base game pays the chain's
+  win x ``M`` (x1 if none shows).  In free spins with ``persistent_multiplier`` (the default)
+  ``M`` is added to the feature's multiplier, which then multiplies that chain's win; a winning
+  chain with no multiplier symbol on screen pays x1.  Without it, free spins pay x ``M`` as the
+  base game does.
+- Scatter groups pay and count on the first drop of each spin only (symbols that drop in during
+  the chain neither pay nor trigger), so the trigger probability is exact.
+- Free spins (with ``trigger``): ``free_spins[count]`` spins (largest key not above the first
+  drop's count), on the strip sets of ``free_spins_mode`` chosen by weight per spin, each a
+  tumbling spin with the free-spin ladder; ``retrigger[count]`` adds spins, never more than
+  ``max_free_spins`` in one feature.  Everything a free spin pays (chain, multipliers, its first
+  drop's scatter pays) goes to component ``free_spins``.
+
+Components: the pay rule's (``scatter_pays`` | ``ways`` | ``lines`` | ``cluster``: what the first
+drop pays at x1, exactly what :func:`workbench.exact.par` prices) and ``scatter:<name>`` (first drop),
+``tumble`` (everything else the paid spin pays: the chain's cascades, the ladder above x1 and the
+multiplier symbols' uplift), ``free_spins``.  Since ``tumble`` is paid on every spin and the
+feature depends on the first drop only through its trigger count, the exact + conditional method
+has a ``tumble`` stratum of probability 1 (natural spins whose features are not played) and one
+``free_spins:<count>`` stratum per trigger count with its exact probability.
+
+Counters: ``tumble:cascades`` (winning drops after the first), ``tumble:multiplied`` (chains paid
+x a multiplier symbol), ``tumble:limit`` (chains cut by ``max_cascades``), ``free_spins``,
+``free_spins:spins``, ``free_spins:retriggers``, ``free_spins:limit``.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from fractions import Fraction
+
+import numpy as np
+
+from .._jit import njit
+from ..errors import SimulationError
+from ..model import Game, pay_for_count
+from ..model.params import parse_count
+from ..pays.cluster import cluster_arrays, cluster_pay_screen
+from ..pays.scale import pay_scale
+from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
+from ..reference import matches
+from ..simulate.chunks import finish_chunk, record_round
+from ..simulate.kernel import VIRTUAL_STOPS_MAX
+from ..simulate.model import Feature, RoundModel, Stratum
+from ..simulate.rng import bounded, weighted_index
+from . import MAX_FREE_SPINS, TUMBLE_RULES
+from .free_spins import bought, lines_count_states
+
+COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
+            "free_spins:retriggers", "free_spins:limit")
+CASCADES, MULTIPLIED, CASCADE_LIMIT, FS_STARTED, FS_SPINS, FS_RETRIGGERS, FS_LIMIT = range(len(COUNTERS))
+RULE_CODES = {"scatter_pays": 0, "ways": 1, "lines": 2, "cluster": 3}
+
+# The strips of one mode: strip sets chosen by ``set_cum``; per reel its length, symbol ids by stop, and its virtual
+# stops (stop weights expanded) drawn uniformly from ``total``.
+TumbleStrips = namedtuple("TumbleStrips", ["set_cum", "length", "symbols", "total", "vstop"])
+# The pay rule on an explicit screen: ``rule`` (RULE_CODES); scatter_pays: ``lookup[id]`` paying index or -1,
+# ``apays[j, count]``; ways and lines: ``match[id, t]`` (a cell showing id counts for target t), ``tpays[t, run]``
+# units of a run of ``run`` matching cells / reels, ``tcount[t, run]`` the paid (listed) count whose cells are
+# removed; lines: ``line_rows[l, reel]``; cluster: ``cpays[id, size]``, ``is_wild[id]``.
+RuleArrays = namedtuple("RuleArrays", ["rule", "rows", "lookup", "apays", "counts", "match", "tpays", "tcount", "line_rows",
+                                       "cpays", "is_wild"])
+# Scatter groups on the first drop: ``member[g, id]`` instances of group g a cell showing id adds; ``mode``/``cap``/
+# ``pays`` as pays.scatter.ScatterArrays; ``comp[g]`` component (-1: pays nothing).
+GroupArrays = namedtuple("GroupArrays", ["member", "mode", "cap", "pays", "comp", "codes"])
+TumbleParams = namedtuple("TumbleParams", [
+    "base", "free", "refill", "use_refill", "pay", "groups", "screen", "mval", "remove", "top",
+    "ladder_base", "ladder_free", "carry", "max_cascades", "mult_sym", "mcum", "mvals", "persistent",
+    "comp_rule", "comp_tumble", "comp_fs", "trigger_group", "min_count", "cap_count", "award", "retrigger", "max_spins",
+    "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units",
+])
+
+
+# ---------------------------------------------------------------------------
+# one screen
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _draw_value(p, rng):
+    return p.mvals[weighted_index(p.mcum, rng)]
+
+
+@njit(cache=True, inline="always")
+def _land(p, rng, r, row, sym):
+    p.screen[r, row] = sym
+    p.mval[r, row] = _draw_value(p, rng) if sym == p.mult_sym else 0
+
+
+@njit(cache=True, inline="always")
+def fill_screen(p, st, s, rng):
+    """Spin strip set ``s`` of ``st`` onto the screen; set where each reel's refills start."""
+    rows = p.pay.rows
+    for r in range(rows.shape[0]):
+        length = st.length[s, r]
+        stop = st.vstop[s, r, bounded(rng, st.total[s, r])]
+        for row in range(rows[r]):
+            _land(p, rng, r, row, st.symbols[s, r, (stop + row) % length])
+        p.top[r] = stop - 1 if stop > 0 else length - 1
+    if p.use_refill:
+        rf = p.refill
+        k = 0 if rf.set_cum.shape[0] == 1 else weighted_index(rf.set_cum, rng)
+        for r in range(rows.shape[0]):
+            p.top[r] = rf.vstop[k, r, bounded(rng, rf.total[k, r])]
+        return k
+    return s
+
+
+@njit(cache=True, inline="always")
+def collapse(p, st, s, rng):
+    """Remove the marked cells, let the rest fall, drop new symbols from strip set ``s`` of ``st`` above."""
+    rows = p.pay.rows
+    screen = p.screen
+    mval = p.mval
+    remove = p.remove
+    for r in range(rows.shape[0]):
+        write = rows[r] - 1
+        for row in range(rows[r] - 1, -1, -1):
+            if not remove[r, row]:
+                if write != row:
+                    screen[r, write] = screen[r, row]
+                    mval[r, write] = mval[r, row]
+                write -= 1
+        length = st.length[s, r]
+        for row in range(write, -1, -1):
+            t = p.top[r]
+            _land(p, rng, r, row, st.symbols[s, r, t])
+            p.top[r] = t - 1 if t > 0 else length - 1
+
+
+@njit(cache=True, inline="always")
+def _pay_anywhere(pa, screen, remove):
+    counts = pa.counts
+    lookup = pa.lookup
+    rows = pa.rows
+    for j in range(counts.shape[0]):
+        counts[j] = 0
+    for r in range(rows.shape[0]):
+        for row in range(rows[r]):
+            j = lookup[screen[r, row]]
+            if j >= 0:
+                counts[j] += 1
+    total = 0
+    for j in range(counts.shape[0]):
+        units = pa.apays[j, counts[j]]
+        if units > 0:
+            total += units
+            for r in range(rows.shape[0]):
+                for row in range(rows[r]):
+                    if lookup[screen[r, row]] == j:
+                        remove[r, row] = True
+    return total
+
+
+@njit(cache=True, inline="always")
+def _pay_ways(pa, screen, remove):
+    match = pa.match
+    rows = pa.rows
+    total = 0
+    for t in range(match.shape[1]):
+        ways = 1
+        run = 0
+        for r in range(rows.shape[0]):
+            c = 0
+            for row in range(rows[r]):
+                if match[screen[r, row], t]:
+                    c += 1
+            if c == 0:
+                break
+            ways *= c
+            run += 1
+        units = pa.tpays[t, run]
+        if units > 0:
+            total += units * ways
+            for r in range(pa.tcount[t, run]):
+                for row in range(rows[r]):
+                    if match[screen[r, row], t]:
+                        remove[r, row] = True
+    return total
+
+
+@njit(cache=True, inline="always")
+def _pay_lines(pa, screen, remove):
+    match = pa.match
+    line_rows = pa.line_rows
+    n_reels = line_rows.shape[1]
+    total = 0
+    for l in range(line_rows.shape[0]):
+        best = 0
+        best_count = 0
+        for t in range(match.shape[1]):
+            run = 0
+            for r in range(n_reels):
+                if match[screen[r, line_rows[l, r]], t]:
+                    run += 1
+                else:
+                    break
+            units = pa.tpays[t, run]
+            if units > best or (units == best and units > 0 and pa.tcount[t, run] > best_count):
+                best = units
+                best_count = pa.tcount[t, run]
+        if best > 0:
+            total += best
+            for r in range(best_count):
+                remove[r, line_rows[l, r]] = True
+    return total
+
+
+@njit(cache=True, inline="always")
+def pay_screen(pa, screen, remove):
+    """Pay units of the screen by the pay rule; marks the cells of every paid win in ``remove``."""
+    if pa.rule == 0:
+        return _pay_anywhere(pa, screen, remove)
+    if pa.rule == 1:
+        return _pay_ways(pa, screen, remove)
+    if pa.rule == 2:
+        return _pay_lines(pa, screen, remove)
+    return cluster_pay_screen(screen, pa.cpays, pa.is_wild, remove)
+
+
+@njit(cache=True, inline="always")
+def first_drop_groups(p, amounts, into):
+    """Pay the scatter groups of the first drop (to their components, or all to ``into`` >= 0); returns the
+    trigger group's count (0 without a trigger)."""
+    g_arr = p.groups
+    rows = p.pay.rows
+    screen = p.screen
+    found = 0
+    for g in range(g_arr.mode.shape[0]):
+        code = 0
+        for r in range(rows.shape[0]):
+            c = 0
+            for row in range(rows[r]):
+                c += g_arr.member[g, screen[r, row]]
+            code = update_code(g_arr.mode[g], g_arr.cap[g], code, c)
+        count = code_count(g_arr.mode[g], code)
+        units = g_arr.pays[g, min(count, g_arr.cap[g])]
+        if units > 0:
+            amounts[into if into >= 0 else g_arr.comp[g]] += units
+        if g == p.trigger_group:
+            found = count
+    return found
+
+
+@njit(cache=True)
+def chain(p, st, s, rng, ladder, counters, step0):
+    """The cascades of a filled screen: (first drop's pay at x1, the chain's pay with the ladder, the multiplier
+    symbols' total on the final screen, the ladder position reached).  ``s``: the strip set refills drop from;
+    ``step0``: the ladder position of the first drop (0, or where the last free spin left it when it carries)."""
+    remove = p.remove
+    remove[:, :] = False
+    first = pay_screen(p.pay, p.screen, remove)
+    last = ladder.shape[0] - 1
+    paid = first * ladder[min(step0, last)]
+    win = first
+    k = 1
+    step = step0
+    while win > 0:
+        if k > p.max_cascades:
+            if p.max_cascades > 0:  # 0: a game without tumbles (each drop is the spun screen only)
+                counters[CASCADE_LIMIT] += 1
+            break
+        collapse(p, st, s, rng)
+        remove[:, :] = False
+        win = pay_screen(p.pay, p.screen, remove)
+        if win > 0:
+            counters[CASCADES] += 1
+            step += 1
+            paid += win * ladder[min(step, last)]
+            k += 1
+    total_m = 0
+    if paid > 0 and p.mult_sym >= 0:
+        rows = p.pay.rows
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                total_m += p.mval[r, row]
+    return first, paid, total_m, step
+
+
+@njit(cache=True)
+def play_free_spins(p, rng, amounts, counters, count):
+    counters[FS_STARTED] += 1
+    left = min(p.award[min(count, p.cap_count)], p.max_spins)
+    awarded = left
+    feature_m = 0
+    step = 0
+    total = 0
+    scratch = p.groups.codes  # int64 scratch slot for the free spins' scatter pays
+    while left > 0:
+        left -= 1
+        counters[FS_SPINS] += 1
+        s = 0 if p.free.set_cum.shape[0] == 1 else weighted_index(p.free.set_cum, rng)
+        src = fill_screen(p, p.free, s, rng)
+        scratch[0] = 0
+        c = first_drop_groups(p, scratch, 0)
+        total += scratch[0]
+        _, paid, m, reached = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
+        if p.carry:
+            step = reached + 1 if paid > 0 else reached  # the next spin's first drop climbs on after a win
+        if m > 0:
+            counters[MULTIPLIED] += 1
+            if p.persistent:
+                feature_m += m
+                paid *= feature_m
+            else:
+                paid *= m
+        total += paid
+        if c >= p.min_count:
+            extra = p.retrigger[min(c, p.cap_count)]
+            if extra > 0:
+                counters[FS_RETRIGGERS] += 1
+                new = awarded + extra
+                if new > p.max_spins:
+                    new = p.max_spins
+                    counters[FS_LIMIT] += 1
+                left += new - awarded
+                awarded = new
+    amounts[p.comp_fs] += total
+
+
+@njit(cache=True, inline="always")
+def play_round(p, rng, amounts, adjust, counters, stratum):
+    if p.has_fs and (p.buy or stratum >= p.has_tumble_stratum):
+        play_free_spins(p, rng, amounts, counters, p.state_count[max(stratum - p.has_tumble_stratum, 0)])
+        return
+    s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
+    src = fill_screen(p, p.base, s, rng)
+    count = first_drop_groups(p, amounts, -1)
+    first, paid, m, _ = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, 0)
+    if m > 0:
+        counters[MULTIPLIED] += 1
+        paid *= m
+    amounts[p.comp_rule] += first
+    amounts[p.comp_tumble] += paid - first
+    if stratum < 0 and p.has_fs and count >= p.min_count:
+        play_free_spins(p, rng, amounts, counters, count)
+
+
+@njit(cache=True, _nrt=False)
+def run_chunk(params, rng, n_rounds, stratum, acc, counters):
+    for _ in range(n_rounds):
+        play_round(params, rng, acc.amounts, acc.adjust, acc.events, stratum)
+        record_round(acc)
+    finish_chunk(acc.events, counters)
+
+
+@njit(cache=True)
+def chain_at(p, s, stops, refill_stops, rng, counters):
+    """The base game's chain of strip set ``s`` spun to ``stops`` (refills from ``refill_stops`` of the refill
+    strips' set 0 when the game has refill strips): (first drop's pay at x1, the chain's pay with the ladder, the
+    multiplier symbols' total), pay units.  For the tests' comparison with :func:`workbench.reference.tumble_chain`."""
+    rows = p.pay.rows
+    for r in range(rows.shape[0]):
+        length = p.base.length[s, r]
+        for row in range(rows[r]):
+            _land(p, rng, r, row, p.base.symbols[s, r, (stops[r] + row) % length])
+        p.top[r] = stops[r] - 1 if stops[r] > 0 else length - 1
+    if p.use_refill:
+        for r in range(rows.shape[0]):
+            p.top[r] = refill_stops[r]
+        return chain(p, p.refill, 0, rng, p.ladder_base, counters, 0)[:3]
+    return chain(p, p.base, s, rng, p.ladder_base, counters, 0)[:3]
+
+
+# ---------------------------------------------------------------------------
+# building the model
+# ---------------------------------------------------------------------------
+def _strips(game: Game, mode: str) -> TumbleStrips:
+    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
+    if not sets:
+        raise SimulationError(f"{game.name}: no strip set of mode {mode!r} has a weight above 0")
+    n_reels = game.reels
+    max_len = max(len(strip) for s in sets for strip in s.reels)
+    max_total = max(strip.total_weight for s in sets for strip in s.reels)
+    if max_total > VIRTUAL_STOPS_MAX:
+        raise SimulationError(f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator expands weights "
+                              f"into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
+    length = np.zeros((len(sets), n_reels), dtype=np.int64)
+    symbols = np.zeros((len(sets), n_reels, max_len), dtype=np.int64)
+    total = np.zeros((len(sets), n_reels), dtype=np.int64)
+    vstop = np.zeros((len(sets), n_reels, max_total), dtype=np.int64)
+    for k, strip_set in enumerate(sets):
+        for r, strip in enumerate(strip_set.reels):
+            length[k, r] = len(strip)
+            symbols[k, r, : len(strip)] = [game.symbols[name].index for name in strip.symbols]
+            total[k, r] = strip.total_weight
+            stops = np.repeat(np.arange(len(strip)), strip.stop_weights)
+            vstop[k, r, : len(stops)] = stops
+    return TumbleStrips(np.cumsum([s.weight for s in sets]).astype(np.int64), length, symbols, total, vstop)
+
+
+def _rule_arrays(game: Game) -> RuleArrays:
+    scale = pay_scale(game)
+    unit = game.bet.line_pay_unit
+    n_sym = len(game.symbols)
+    rows = np.asarray(game.rows, dtype=np.int64)
+    cells = int(rows.sum())
+    rule = game.pays.rule
+
+    def units(pay) -> int:
+        return scale.units(game.bet.credits(pay, unit))
+
+    lookup = np.full(n_sym, -1, dtype=np.int64)
+    apays = np.zeros((1, cells + 1), dtype=np.int64)
+    match = np.zeros((n_sym, 1), dtype=np.bool_)
+    tpays = np.zeros((1, game.reels + 1), dtype=np.int64)
+    tcount = np.zeros((1, game.reels + 1), dtype=np.int64)
+    line_rows = np.zeros((1, game.reels), dtype=np.int64)
+    cpays = np.zeros((n_sym, 1), dtype=np.int64)
+    is_wild = np.array([s.is_wild for s in game.symbols.values()], dtype=np.bool_)
+    paying = [name for name, pays in game.paytable.items() if any(v > 0 for v in pays.values())]
+    if rule == "scatter_pays":
+        apays = np.zeros((max(len(paying), 1), cells + 1), dtype=np.int64)
+        for j, name in enumerate(paying):
+            lookup[game.symbols[name].index] = j
+            for c in range(cells + 1):
+                apays[j, c] = units(pay_for_count(game.paytable[name], c))
+    elif rule in ("ways", "lines"):
+        top = game.reels
+        match = np.zeros((n_sym, max(len(paying), 1)), dtype=np.bool_)
+        tpays = np.zeros((max(len(paying), 1), top + 1), dtype=np.int64)
+        tcount = np.zeros((max(len(paying), 1), top + 1), dtype=np.int64)
+        for t, target in enumerate(paying):
+            for shown, sym in game.symbols.items():
+                match[sym.index, t] = matches(game, shown, target)
+            pays = game.paytable[target]
+            for run in range(top + 1):
+                tpays[t, run] = units(pay_for_count(pays, run))
+                tcount[t, run] = max([k for k in pays if k <= run and pays[k] > 0], default=0)
+        if rule == "lines":
+            line_rows = np.asarray(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
+    else:
+        cpays, is_wild = cluster_arrays(game, scale)
+    return RuleArrays(np.int64(RULE_CODES[rule]), rows, lookup, apays, np.zeros(apays.shape[0], dtype=np.int64), match,
+                      tpays, tcount, line_rows, cpays, is_wild)
+
+
+def _refuse(game: Game) -> None:
+    """What the tumble round does not play (SimulationError naming the game)."""
+    if game.pays.rule not in TUMBLE_RULES:
+        raise SimulationError(f"{game.name}: the tumble round plays {', '.join(TUMBLE_RULES)} games, not "
+                              f"[pays] rule = {game.pays.rule!r}")
+    if game.heights is not None:
+        raise SimulationError(f"{game.name}: the tumble round needs fixed reel heights (no heights drawn per spin)")
+    if game.groups:
+        raise SimulationError(f"{game.name}: the tumble round does not pay [groups] (mixed combinations)")
+    tall = [s.name for s in game.symbols.values() if s.height != 1]
+    if tall:
+        raise SimulationError(f"{game.name}: the tumble round needs one-row symbols ({', '.join(tall)} is taller)")
+    if any(s.multiplier != 1 or s.multiplier_table is not None for s in game.symbols.values()):
+        raise SimulationError(f"{game.name}: the tumble round does not play multiplier wilds; use multiplier_symbol")
+    if game.pays.rule == "lines" and game.pays.direction != "left_to_right":
+        raise SimulationError(f"{game.name}: the tumble round pays lines left to right only")
+    if game.pays.rule == "cluster" and len(set(game.rows)) != 1:
+        raise SimulationError(f"{game.name}: cluster pays need every reel the same height")
+    if any(t.award is not None for t in game.triggers.values()):
+        raise SimulationError(f"{game.name}: the tumble round does not pay bonus award tables")
+
+
+def _spins_by_count(spins: dict, min_count: int, cap_count: int) -> np.ndarray:
+    by_key = {parse_count(k): int(v) for k, v in spins.items()}
+    out = np.zeros(cap_count + 1, dtype=np.int64)
+    for c in range(min_count, cap_count + 1):
+        keys = [k for k in by_key if k <= c]
+        out[c] = by_key[max(keys)] if keys else 0
+    return out
+
+
+def components(game: Game) -> list:
+    """The rule's component, ``scatter:<name>`` per paying group, ``tumble``, then ``free_spins`` with a trigger."""
+    out = [game.pays.rule] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
+    out.append("tumble")
+    if "trigger" in game.features:
+        out.append("free_spins")
+    return out
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The tumble template's round (see the module docstring)."""
+    _refuse(game)
+    f = game.features
+    comps = components(game)
+    sc = scatter_arrays(game)
+    n_sym = len(game.symbols)
+    member = np.zeros((max(len(game.scatters), 1), n_sym), dtype=np.int64)
+    comp = np.full(max(len(game.scatters), 1), -1, dtype=np.int64)
+    for g, (name, group) in enumerate(game.scatters.items()):
+        for sym in group.symbols:
+            member[g, game.symbols[sym].index] = 1
+        if f"scatter:{name}" in comps:
+            comp[g] = comps.index(f"scatter:{name}")
+    groups = GroupArrays(member, sc.mode, sc.cap, sc.pays, comp, np.zeros(1, dtype=np.int64))
+    if len(game.scatters) == 0:
+        groups = GroupArrays(member, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                             np.zeros((0, 1), dtype=np.int64), comp, np.zeros(1, dtype=np.int64))
+    base = _strips(game, "base")
+    has_fs = "trigger" in f
+    free = _strips(game, f["free_spins_mode"]) if has_fs else base
+    use_refill = "refill_mode" in f
+    refill = _strips(game, f["refill_mode"]) if use_refill else base
+    ladder_base = np.asarray(f.get("cascade_multipliers", [1]), dtype=np.int64)
+    ladder_free = np.asarray(f.get("free_spins_cascade_multipliers", list(ladder_base)), dtype=np.int64)
+    mult_sym, mcum, mvals = -1, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    if "multiplier_symbol" in f:
+        mult_sym = game.symbols[f["multiplier_symbol"]].index
+        table = game.tables[f["multiplier_values"]]
+        mcum = np.cumsum(np.asarray(table.weights, dtype=np.int64))
+        mvals = np.asarray([int(e["value"]) for e in table.entries], dtype=np.int64)
+    trigger_group, min_count, cap_count, count_mode = -1, 1 << 30, 0, ANYWHERE
+    award = retrigger = np.zeros(1, dtype=np.int64)
+    max_spins = int(f.get("max_free_spins", MAX_FREE_SPINS))
+    names, probabilities, state_count = [], [], np.zeros(1, dtype=np.int64)
+    if has_fs:
+        trigger = game.triggers[f["trigger"]]
+        trigger_group = list(game.scatters).index(trigger.scatter)
+        min_count = trigger.min_count
+        keys = [parse_count(k) for k in f["free_spins"]] + [parse_count(k) for k in f.get("retrigger", {})]
+        cap_count = max(keys + [min_count])
+        count_mode = ADJACENT if game.scatters[trigger.scatter].counting == "adjacent_from_first_reel" else ANYWHERE
+        award = _spins_by_count(f["free_spins"], min_count, cap_count)
+        retrigger = _spins_by_count(f.get("retrigger", {}), min_count, cap_count)
+        names = [f"free_spins:{c}" + ("+" if c == cap_count else "") for c in range(min_count, cap_count + 1)]
+        probabilities = lines_count_states(game, trigger_group, count_mode, min_count, cap_count)
+        state_count = np.arange(min_count, cap_count + 1, dtype=np.int64)
+    buy = np.int64(0)
+    if game.bet_mode.buy:
+        if not has_fs:
+            raise SimulationError(f"{game.name}: bet mode {game.bet_mode.name!r} buys a feature, but the game has none")
+        names, probabilities, state_count, buy = bought(game, names, probabilities, state_count, cap_count)
+    else:
+        names, probabilities = ["tumble"] + names, [Fraction(1)] + probabilities
+    shape = (game.reels, max(game.rows))
+    params = TumbleParams(
+        base=base, free=free, refill=refill, use_refill=use_refill, pay=_rule_arrays(game), groups=groups,
+        screen=np.zeros(shape, dtype=np.int64), mval=np.zeros(shape, dtype=np.int64), remove=np.zeros(shape, dtype=np.bool_),
+        top=np.zeros(game.reels, dtype=np.int64), ladder_base=ladder_base, ladder_free=ladder_free,
+        carry=bool(f.get("free_spins_ladder_carries", False)),
+        max_cascades=np.int64(f.get("max_cascades", 1000)), mult_sym=np.int64(mult_sym), mcum=mcum, mvals=mvals,
+        persistent=bool(f.get("persistent_multiplier", True)), comp_rule=np.int64(0), comp_tumble=np.int64(comps.index("tumble")),
+        comp_fs=np.int64(comps.index("free_spins") if has_fs else -1), trigger_group=np.int64(trigger_group),
+        min_count=np.int64(min_count), cap_count=np.int64(cap_count), award=award, retrigger=retrigger,
+        max_spins=np.int64(max_spins), has_fs=has_fs, has_tumble_stratum=np.int64(0 if buy else 1),
+        state_count=state_count, buy=buy, cost_units=pay_scale(game).cost_units,
+    )
+    features = [Feature("tumble", "tumble:cascades", ("tumble",))]
+    if has_fs:
+        features.append(Feature("free_spins", "free_spins", ("free_spins",)))
+    return RoundModel(game=game, components=tuple(comps), counters=COUNTERS, params=params, run_chunk=run_chunk,
+                      strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=tuple(features),
+                      stake=stake, notes={"tumble": "exact first drop + simulated cascades (and free spins by trigger count)"})
