@@ -49,6 +49,8 @@ def cluster_game_text(draw, max_reels: int = 4, max_rows: int = 3, max_stops: in
     for i in range(draw(st.integers(0, 2))):
         symbols[f"W{i}"] = '{ kind = "wild" }'
     scatter = draw(st.sampled_from(["none", "anywhere", "adjacent_from_first_reel"]))
+    if cells < 2:  # the trigger needs 2 scatters: a 1-cell screen cannot show them
+        scatter = "none"
     if scatter != "none":
         symbols["S"] = '{ kind = "scatter" }'
     unit = draw(st.sampled_from(["line_bet", "total_bet", "bet_multiplier"]))
