@@ -152,7 +152,7 @@ def test_recording_caps_any_round(rounds, cap, stratum, single):
     added back as an adjustment (the stratum then estimates E[R - min(B, cap)])."""
     acc, out = _accumulators(5, 3, (0, 1), cap, stratum)
     rounds = [list(a) for a in rounds]
-    want_total = want_base = hits = base_hits = taken = adjusted = 0
+    want_total = want_base = hits = base_hits = taken = adjusted = base_square = 0
     top = 0
     for amounts in rounds:
         acc.amounts[:4] = amounts
@@ -164,6 +164,7 @@ def test_recording_caps_any_round(rounds, cap, stratum, single):
         assert not acc.amounts.any() and not acc.adjust.any()
         want_total += min(r, cap)
         want_base += b
+        base_square += min(b, cap) ** 2  # the base screen's second moment as the capped round paid it
         hits += r >= cap
         base_hits += b >= cap
         taken += min(cap - r, 0)
@@ -173,6 +174,7 @@ def test_recording_caps_any_round(rounds, cap, stratum, single):
     assert acc.events[1] == hits and acc.events[2] == base_hits
     assert out.comp_sum[4] == taken and out.comp_adj[4] == adjusted
     assert out.extra[0] == pytest.approx(want_total - want_base + adjusted)
+    assert out.squares[1] == base_square
     assert out.comp_sum[3] == (0 if single else sum(a[3] for a in rounds))  # informational: never capped
 
 
@@ -200,6 +202,24 @@ def test_conditional_agrees_with_end_to_end_under_a_cap(path, bet, modes, mode, 
     assert est.max_win <= float(game.max_win)
     free = estimate_rtp(loads_game(path.read_text(), "free.toml").in_bet_mode(mode), precision=0.003 * cost, seed=6)
     assert est.rtp < free.rtp  # the cap costs RTP
+
+
+def test_held_feature_terms_take_the_first_screens_cut_as_the_estimate_does():
+    """The editors' and the tuner's whole-game figure (exact first screen + held strata means) is the estimate's RTP,
+    the cap's exact cut of first screens that alone pass it included (the ante's first screen pays up to 760x over
+    its cap of 20x), and the standard deviation counts the cut once: the held and the estimated figure agree, and the
+    estimate's std agrees with an end-to-end run's."""
+    from workbench.tuning import FeatureTerms, measure
+
+    game = loads_game(capped(COINS, modes={"ante": 20}), "caps.toml").in_bet_mode("ante")
+    est = estimate_rtp(game, precision=0.01, seed=3)
+    assert est.base_cap is not None and est.base_cap.excess_units > 0
+    held = measure(game, "base", FeatureTerms.from_estimate(est), strata=True)
+    assert held["rtp"] == pytest.approx(est.rtp, abs=1e-12)
+    uncut = est.rtp + float(est.base_cap.excess_units) / est.cost_units
+    assert abs(held["rtp"] - uncut) > 1e-4  # the cut is visible at this precision
+    sim = simulate(game, 400_000, seed=4)
+    assert est.std == pytest.approx(sim.std, rel=0.05), (est.std, sim.std)
 
 
 def test_a_first_screen_above_the_cap_without_a_full_cycle_is_refused():

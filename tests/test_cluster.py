@@ -86,7 +86,7 @@ def cluster_game_text(draw, max_reels: int = 4, max_rows: int = 3, max_stops: in
 # ---------------------------------------------------------------------------
 @njit
 def _pay_screen(screen, pays, is_wild, remove):
-    return cluster_pay_screen(screen, pays, is_wild, remove)
+    return cluster_pay_screen(screen, pays, is_wild, remove, np.zeros(pays.shape[0], dtype=np.uint64))
 
 
 def _strip_text(reels: int, rows: int) -> str:
@@ -246,8 +246,8 @@ def test_the_evaluator_runs_without_the_numba_runtime():
     """Chunk loops are compiled with ``_nrt=False`` (no allocation): the evaluator must compile there."""
 
     @njit(_nrt=False)
-    def pay(screen, pays, is_wild, remove):
-        return cluster_pay_screen(screen, pays, is_wild, remove)
+    def pay(screen, pays, is_wild, remove, boards):
+        return cluster_pay_screen(screen, pays, is_wild, remove, boards)
 
     game = load_game(DATA / "cluster_5x4.toml")
     arrays = cluster_arrays(game)
@@ -259,7 +259,8 @@ def test_the_evaluator_runs_without_the_numba_runtime():
         remove = np.zeros((5, 4), dtype=np.bool_)
         shown = [[None if s < 0 else names[s] for s in reel] for reel in screen.tolist()]
         expected, _ = reference.cluster_screen(game, shown)
-        assert pay(screen, arrays.pays, arrays.is_wild, remove) == scale.units(game.bet.credits(expected, "total_bet"))
+        boards = np.zeros(len(names), dtype=np.uint64)
+        assert pay(screen, arrays.pays, arrays.is_wild, remove, boards) == scale.units(game.bet.credits(expected, "total_bet"))
 
 
 def test_refuses_other_rules():

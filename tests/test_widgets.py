@@ -480,6 +480,23 @@ def test_headline_is_the_whole_game_with_its_base_part_and_goes_stale(s10_copy):
     assert "wb-stale" not in editor.rtp_label.value
 
 
+def test_a_tumble_games_held_cascades_go_stale_with_a_base_strip_edit(tmp_path):
+    """A tumble game's held 'tumble' mean (the cascades, played on the base strips) moves with every base stop: a
+    base-strip edit makes the whole-game headline stale, and a bought feature (free-spin strips only) stays fresh."""
+    path = tmp_path / "gems.toml"
+    shutil.copyfile(reelsets_dir() / "examples" / "pay_anywhere_tumble.toml", path)
+    editor = StripEditor(path)
+    assert editor.feature_terms.moves_with_base_strips == ("tumble",)
+    assert "wb-stale" not in editor.rtp_label.value
+    reel = list(editor.session.game.strip_sets["base"].reels[0].symbols)
+    reel[reel.index("CROWN")] = "QUARTZ"
+    assert editor.commit(lambda: editor.session.game.with_strip("base", 1, reel), "one crown fewer on reel 1")
+    assert "wb-stale" in editor.rtp_label.value and "estimate again" in editor.rtp_label.value
+    assert "wb-stale-mode" not in editor.rtp_label.value  # the buy's terms do not move with the base strips
+    editor.estimate_whole(precision=0.01)
+    assert "wb-stale" not in editor.rtp_label.value
+
+
 def test_table_editor_headline_moves_with_a_table_edit(s10_copy):
     editor = TableWeightsEditor(s10_copy, precision=0.01, max_seconds=10)
     before = whole_text(editor)

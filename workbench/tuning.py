@@ -44,7 +44,7 @@ from .errors import ReelsetError, TargetUnreachableError, TuningError
 from .exact import par
 from .io import Saved, render_text, save_game
 from .model import Game
-from .simulate import estimate_rtp, round_model
+from .simulate import base_screen_cap, estimate_rtp, round_model
 
 #: figures a ``--keep`` may hold (``trigger:NAME`` besides): all of the base game, exact
 KEEP_METRICS = ("base_rtp", "hit_frequency", "std", "volatility_index_90", "volatility_index_95")
@@ -159,6 +159,7 @@ class FeatureTerms:
     precision: float
     samples: int
     left_out: bool = False  # True: the game has features, but the designer tunes its base game alone
+    moves_with_base_strips: tuple = ()  # states whose means change with any base stop (a tumble's cascades)
 
     @classmethod
     def none(cls) -> "FeatureTerms":
@@ -184,7 +185,9 @@ class FeatureTerms:
         """The feature terms of an :class:`~workbench.simulate.RtpEstimate`."""
         means = {s.name: s.mean_extra for s in est.strata if s.probability > 0}
         probs = {s.name: s.probability for s in est.strata if s.probability > 0}
-        return cls(means, probs, est.jackpot_rtp, est.rtp_ci95, est.seed, est.precision, est.samples)
+        moving = tuple(s.name for s in est.model.strata if s.moves_with_base_strips and s.name in means)
+        return cls(means, probs, est.jackpot_rtp, est.rtp_ci95, est.seed, est.precision, est.samples,
+                   moves_with_base_strips=moving)
 
     @property
     def present(self) -> bool:
@@ -203,15 +206,22 @@ def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, s
 
     ``rtp`` is the whole game: exact base game + ``terms`` (held feature terms;
     with ``strata`` the trigger states' probabilities are recomputed for this
-    game); ``base_rtp``, ``hit_frequency``, ``std``, ``volatility_index_90``/
-    ``_95``, ``max_win`` and ``trigger:NAME`` (probability per spin) are of the
-    base game (first screen), exact.
+    game), less what the bet mode's ``max_win`` takes from first screens that
+    alone pass it (exact, from the full cycle, as in
+    :func:`~workbench.simulate.estimate_rtp`); ``base_rtp``, ``hit_frequency``,
+    ``std``, ``volatility_index_90``/``_95``, ``max_win`` and ``trigger:NAME``
+    (probability per spin) are of the base game (first screen), exact.
     """
     sheet = par(game, mode, full_cycle=False)
     feature = 0.0
     if terms is not None and terms.present:
-        probs = {s.name: s.probability for s in round_model(game).strata} if strata else None
+        model = round_model(game)
+        probs = {s.name: s.probability for s in model.strata} if strata else None
         feature = terms.value(probs)
+        if game.max_win is not None and mode == "base":
+            cut = base_screen_cap(game, model, sheet)
+            if cut is not None:  # the held strata estimate E[R - min(B, cap) | s]: the first screens' excess is exact
+                feature -= float(cut.excess_units) / model.params.cost_units
     out = {
         "rtp": sheet.rtp + feature,
         "base_rtp": sheet.rtp,
@@ -842,11 +852,13 @@ def tune(
                           "strips to a whole-game RTP needs the feature re-estimated at every step, which the tuner "
                           f"does not do; tune its RTP per spin exactly with --base-only --mode {mode}, then "
                           "check the whole game with `workbench rtp`")
-    if "tumble" in terms.means and (vary_map or stop_weights) and mode == "base":
-        raise TuningError(f"{game.path or game.name}: the cascades of a tumble game (its 'tumble' part, "
-                          f"{100 * terms.means['tumble']:.2f} % of the bet) depend on every stop of the base strips, so "
-                          "they cannot be held while stops change: tune the first drop's exact RTP with --base-only, "
-                          "then check the whole game with `workbench rtp`")
+    if terms.moves_with_base_strips and (vary_map or stop_weights) and mode == "base":
+        parts = ", ".join(f"'{n}', {100 * terms.means[n]:.2f} % of the bet" for n in terms.moves_with_base_strips)
+        raise TuningError(f"{game.path or game.name}: the simulated part{'s' if len(terms.moves_with_base_strips) > 1 else ''} "
+                          f"of the whole-game RTP ({parts}) depend{'' if len(terms.moves_with_base_strips) > 1 else 's'} "
+                          "on every stop of the base strips (a tumble's cascades), so they cannot be held while stops "
+                          "change: tune the first drop's exact RTP with --base-only, then check the whole game with "
+                          "`workbench rtp`")
     varied = {s for symbols in vary_map.values() for s in symbols}
     # the trigger states' probabilities move with trigger symbols, tables (random features) and strip-set weights
     strata = terms.present and bool(varied & _special_symbols(game) or tables or strip_set_weights or stop_weights)

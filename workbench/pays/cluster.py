@@ -135,22 +135,24 @@ def board_clusters(own, wild, max_size, shift, not_top, not_bottom, full, sizes)
 
 
 @njit(cache=True, inline="always")
-def cluster_pay_screen(screen, pays, is_wild, remove) -> int:
+def cluster_pay_screen(screen, pays, is_wild, remove, boards) -> int:
     """Pay units of the clusters of an explicit screen.
 
     ``screen``: int64[n_reels, n_rows] symbol indices (-1: an empty cell, joining nothing), at most 64
     cells; ``pays``: int64[n_symbols, max_size + 1] pay units by cluster size (:func:`cluster_pay_units`);
     ``is_wild``: bool[n_symbols]; ``remove``: bool[n_reels, n_rows], set True on every cell of a
-    paying cluster (its wilds too), other cells left as they are.  Returns the win in pay units.
+    paying cluster (its wilds too), other cells left as they are; ``boards``: uint64[n_symbols]
+    scratch (one bitboard per symbol, overwritten).  Returns the win in pay units.
     Allocates nothing (it runs in chunk loops compiled without the numba runtime).
     """
     n_reels = screen.shape[0]
     n_rows = screen.shape[1]
+    n_sym = boards.shape[0]
     max_size = pays.shape[1] - 1
     one = np.uint64(1)
     zero = np.uint64(0)
-    wild = zero
-    todo = zero  # cells of paying symbols whose clusters are still to find
+    for s in range(n_sym):
+        boards[s] = zero
     top = zero
     bit = one
     for r in range(n_reels):
@@ -158,29 +160,26 @@ def cluster_pay_screen(screen, pays, is_wild, remove) -> int:
         for k in range(n_rows):
             s = screen[r, k]
             if s >= 0:
-                if is_wild[s]:
-                    wild |= bit
-                elif pays[s, max_size] > 0:  # pays never decrease with the size
-                    todo |= bit
+                boards[s] |= bit
             bit = bit << one
+    wild = zero
+    for s in range(n_sym):
+        if is_wild[s]:
+            wild |= boards[s]
     cells = n_reels * n_rows
     full = ~zero if cells >= 64 else (one << np.uint64(cells)) - one
     not_top = full & ~top
     not_bottom = full & ~(top << np.uint64(n_rows - 1))
     shift = np.uint64(n_rows)
     total = 0
-    while todo != zero:
-        first = popcount((todo & (~todo + one)) - one)  # the cell of todo's lowest bit
-        s = screen[first // n_rows, first % n_rows]
-        own = zero
-        bit = one
-        for r in range(n_reels):
-            for k in range(n_rows):
-                if screen[r, k] == s:
-                    own |= bit
-                bit = bit << one
-        todo &= ~own
+    for s in range(n_sym):
+        own = boards[s]
+        if own == zero or is_wild[s]:
+            continue
         board = own | wild
+        reach = popcount(board)
+        if pays[s, reach if reach < max_size else max_size] == 0:  # pays never decrease with the size
+            continue
         while own != zero:
             seed = own & (~own + one)
             c = grow(seed, board, shift, not_top, not_bottom, full)
@@ -189,10 +188,10 @@ def cluster_pay_screen(screen, pays, is_wild, remove) -> int:
             p = pays[s, size if size < max_size else max_size]
             if p > 0:
                 total += p
-                b = one
-                for r in range(n_reels):
-                    for k in range(n_rows):
-                        if c & b:
-                            remove[r, k] = True
-                        b = b << one
+                while c != zero:  # mark the cluster's cells, lowest bit first
+                    low = c & (~c + one)
+                    cell = popcount(low - one)
+                    r = cell // n_rows
+                    remove[r, cell - r * n_rows] = True
+                    c ^= low
     return total

@@ -27,15 +27,14 @@ import numpy as np
 
 from .._jit import njit
 from ..errors import SimulationError
-from ..exact.windows import reel_windows
 from ..model import Game
 from ..pays.anywhere import paying_ids, screen_cells, symbol_pay_units, window_symbol_counts
 from ..pays.scale import pay_scale
 from ..pays.scatter import code_count, scatter_pay_tables, update_code
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import VIRTUAL_STOPS_MAX
 from ..simulate.model import RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
+from .windows import base_windows, played_sets
 from .ways import AwardParams, award_table, award_trigger, no_award, pay_award, trigger_window_values
 
 AnywhereParams = namedtuple("AnywhereParams", [
@@ -121,41 +120,27 @@ def components(game: Game) -> list:
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if game.pays.rule != "scatter_pays":
         raise SimulationError(f"{game.name}: the scatter-pays round needs [pays] rule = \"scatter_pays\", not {game.pays.rule!r}")
-    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
-    if not sets:
-        raise SimulationError(f"{game.name}: no strip set has mode 'base'")
+    sets = played_sets(game)
     scale = pay_scale(game)
     tables = scatter_pay_tables(game, scale)
     ids = paying_ids(game)
     cells = screen_cells(game)
-    n_sets, n_reels = len(sets), game.reels
-    max_total = max(strip.total_weight for s in sets for strip in s.reels)
-    if max_total > VIRTUAL_STOPS_MAX:
-        raise SimulationError(f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator expands weights "
-                              f"into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
     bits = max(1, cells.bit_length())
     per_word = 63 // bits
     n_words = -(-len(ids) // per_word)
-    windows = [[reel_windows(game, strip, game.rows[i]) for i, strip in enumerate(s.reels)] for s in sets]
-    max_win = max(len(w.weights) for ws in windows for w in ws)
-    total_weight = np.zeros((n_sets, n_reels), dtype=np.int64)
-    vwin = np.zeros((n_sets, n_reels, max_total), dtype=np.int32)
-    packed = np.zeros((n_sets, n_reels, max_win, n_words), dtype=np.int64)
-    grp = np.zeros((n_sets, n_reels, max_win, len(tables.index)), dtype=np.int64)
-    for k, (strip_set, wins) in enumerate(zip(sets, windows)):
-        for i, (strip, win) in enumerate(zip(strip_set.reels, wins)):
-            total_weight[k, i] = strip.total_weight
-            stops = np.repeat(np.arange(len(strip)), strip.stop_weights)
-            vwin[k, i, : len(stops)] = win.stop_window[stops]
+    base = base_windows(game, sets, tables)
+    windows = base.windows
+    packed = np.zeros((len(sets), game.reels, base.max_windows, n_words), dtype=np.int64)
+    for k, wins in enumerate(windows):
+        for i, win in enumerate(wins):
             counts = window_symbol_counts(win.symbols, ids)
             for j in range(len(ids)):
                 packed[k, i, : len(win.weights), j // per_word] += counts[:, j] << (bits * (j % per_word))
-            grp[k, i, : len(win.weights)] = win.counts[:, tables.index]
     comps = components(game)
     bonus = no_award(3)
     trigger = award_trigger(game)
     if trigger is not None:
-        value = np.zeros((n_sets, n_reels, max_win), dtype=np.int16)
+        value = np.zeros((len(sets), game.reels, base.max_windows), dtype=np.int16)
         mode = 0
         for k, wins in enumerate(windows):
             for i, win in enumerate(wins):
@@ -166,14 +151,14 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         cum, units = award_table(game, trigger)
         bonus = AwardParams(np.int64(len(comps) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
     params = AnywhereParams(
-        set_cum=np.cumsum([s.weight for s in sets]).astype(np.int64),
-        total_weight=total_weight,
-        vwin=vwin,
+        set_cum=base.set_cum,
+        total_weight=base.total_weight,
+        vwin=base.vwin,
         packed=packed,
         bits=np.int64(bits),
         per_word=np.int64(per_word),
         pays=symbol_pay_units(game, scale),
-        grp=grp,
+        grp=base.grp,
         gmode=tables.mode.astype(np.int64),
         gcap=tables.cap.astype(np.int64),
         gpays=np.ascontiguousarray(tables.pays, dtype=np.int64),

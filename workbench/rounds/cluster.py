@@ -21,15 +21,14 @@ import numpy as np
 
 from .._jit import njit
 from ..errors import SimulationError
-from ..exact.windows import reel_windows
 from ..model import Game
 from ..pays.cluster import cluster_arrays, cluster_pay_screen, screen_masks
 from ..pays.scale import pay_scale
 from ..pays.scatter import code_count, scatter_pay_tables, update_code
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import VIRTUAL_STOPS_MAX
 from ..simulate.model import RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
+from .windows import base_windows, played_sets
 
 ClusterParams = namedtuple("ClusterParams", [
     "set_cum",  # int64[n_sets] cumulative choice weights of the base strip sets
@@ -44,6 +43,7 @@ ClusterParams = namedtuple("ClusterParams", [
     "gpays",  # int64[n_groups, max cap + 1] pay units by count
     "screen",  # int64[n_reels, n_rows] scratch: the spin's screen
     "remove",  # bool[n_reels, n_rows] scratch: cells of paying clusters (unused by this round)
+    "boards",  # uint64[n_symbols] scratch: one bitboard per symbol
     "codes",  # int64[n_groups] scratch: the spin's group count codes
     "cost_units",
 ])
@@ -73,7 +73,7 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
             screen[r, k] = wsym[s, r, w, k]
         for g in range(n_groups):
             codes[g] = update_code(gmode[g], gcap[g], codes[g], grp[s, r, w, g])
-    amounts[0] += cluster_pay_screen(screen, p.pays, p.is_wild, p.remove)
+    amounts[0] += cluster_pay_screen(screen, p.pays, p.is_wild, p.remove, p.boards)
     gpays = p.gpays
     for g in range(n_groups):
         amounts[1 + g] += gpays[g, code_count(gmode[g], codes[g])]
@@ -98,9 +98,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         raise SimulationError(f"{game.name}: the cluster round needs [pays] rule = \"cluster\", not {game.pays.rule!r}")
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: bonus award tables are not played in cluster games")
-    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
-    if not sets:
-        raise SimulationError(f"{game.name}: no strip set has mode 'base'")
+    sets = played_sets(game)
     rows = game.rows[0]
     if any(r != rows for r in game.rows):
         raise SimulationError(f"{game.name}: a cluster game needs the same rows on every reel")
@@ -111,37 +109,26 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     scale = pay_scale(game)
     tables = scatter_pay_tables(game, scale)
     arrays = cluster_arrays(game, scale)
-    n_sets, n_reels = len(sets), game.reels
-    max_total = max(strip.total_weight for s in sets for strip in s.reels)
-    if max_total > VIRTUAL_STOPS_MAX:
-        raise SimulationError(f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator expands weights "
-                              f"into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
-    windows = [[reel_windows(game, strip, rows) for strip in s.reels] for s in sets]
-    max_win = max(len(w.weights) for ws in windows for w in ws)
-    total_weight = np.zeros((n_sets, n_reels), dtype=np.int64)
-    vwin = np.zeros((n_sets, n_reels, max_total), dtype=np.int32)
-    wsym = np.full((n_sets, n_reels, max_win, rows), -1, dtype=np.int64)
-    grp = np.zeros((n_sets, n_reels, max_win, len(tables.index)), dtype=np.int64)
-    for k, (strip_set, wins) in enumerate(zip(sets, windows)):
-        for i, (strip, win) in enumerate(zip(strip_set.reels, wins)):
-            total_weight[k, i] = strip.total_weight
-            stops = np.repeat(np.arange(len(strip)), strip.stop_weights)
-            vwin[k, i, : len(stops)] = win.stop_window[stops]
+    n_reels = game.reels
+    base = base_windows(game, sets, tables)
+    wsym = np.full((len(sets), n_reels, base.max_windows, rows), -1, dtype=np.int64)
+    for k, wins in enumerate(base.windows):
+        for i, win in enumerate(wins):
             wsym[k, i, : len(win.weights)] = win.symbols
-            grp[k, i, : len(win.weights)] = win.counts[:, tables.index]
     params = ClusterParams(
-        set_cum=np.cumsum([s.weight for s in sets]).astype(np.int64),
-        total_weight=total_weight,
-        vwin=vwin,
+        set_cum=base.set_cum,
+        total_weight=base.total_weight,
+        vwin=base.vwin,
         wsym=wsym,
         pays=arrays.pays,
         is_wild=arrays.is_wild,
-        grp=grp,
+        grp=base.grp,
         gmode=tables.mode.astype(np.int64),
         gcap=tables.cap.astype(np.int64),
         gpays=np.ascontiguousarray(tables.pays, dtype=np.int64),
         screen=np.zeros((n_reels, rows), dtype=np.int64),
         remove=np.zeros((n_reels, rows), dtype=np.bool_),
+        boards=np.zeros(len(game.symbols), dtype=np.uint64),
         codes=np.zeros(len(tables.index), dtype=np.int64),
         cost_units=scale.cost_units,
     )

@@ -20,7 +20,9 @@ after ``max_cascades`` cascades).
   win x ``M`` (x1 if none shows).  In free spins with ``persistent_multiplier`` (the default)
   ``M`` is added to the feature's multiplier, which then multiplies that chain's win; a winning
   chain with no multiplier symbol on screen pays x1.  Without it, free spins pay x ``M`` as the
-  base game does.
+  base game does.  The exact + conditional method integrates the values out (each counted value
+  replaced by the table's mean in a zero-mean adjustment, unless the bet mode has a max-win cap),
+  which removes their share of the variance of the simulated components.
 - Scatter groups pay and count on the first drop of each spin only (symbols that drop in during
   the chain neither pay nor trigger), so the trigger probability is exact.
 - Free spins (with ``trigger``): ``free_spins[count]`` spins (largest key not above the first
@@ -53,31 +55,29 @@ from .._jit import njit
 from ..errors import SimulationError
 from ..model import Game, pay_for_count
 from ..model.params import parse_count
+from ..pays.anywhere import AnywhereArrays, anywhere_arrays, anywhere_pay_screen
 from ..pays.cluster import cluster_arrays, cluster_pay_screen
 from ..pays.scale import pay_scale
 from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
 from ..reference import matches
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import VIRTUAL_STOPS_MAX
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from . import MAX_FREE_SPINS, TUMBLE_RULES
 from .free_spins import bought, lines_count_states
+from .windows import virtual_strips
 
 COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
             "free_spins:retriggers", "free_spins:limit")
 CASCADES, MULTIPLIED, CASCADE_LIMIT, FS_STARTED, FS_SPINS, FS_RETRIGGERS, FS_LIMIT = range(len(COUNTERS))
 RULE_CODES = {"scatter_pays": 0, "ways": 1, "lines": 2, "cluster": 3}
 
-# The strips of one mode: strip sets chosen by ``set_cum``; per reel its length, symbol ids by stop, and its virtual
-# stops (stop weights expanded) drawn uniformly from ``total``.
-TumbleStrips = namedtuple("TumbleStrips", ["set_cum", "length", "symbols", "total", "vstop"])
-# The pay rule on an explicit screen: ``rule`` (RULE_CODES); scatter_pays: ``lookup[id]`` paying index or -1,
-# ``apays[j, count]``; ways and lines: ``match[id, t]`` (a cell showing id counts for target t), ``tpays[t, run]``
+# The pay rule on an explicit screen: ``rule`` (RULE_CODES); scatter_pays: ``anywhere`` (pays.anywhere.AnywhereArrays)
+# and ``counts`` (scratch); ways and lines: ``match[id, t]`` (a cell showing id counts for target t), ``tpays[t, run]``
 # units of a run of ``run`` matching cells / reels, ``tcount[t, run]`` the paid (listed) count whose cells are
-# removed; lines: ``line_rows[l, reel]``; cluster: ``cpays[id, size]``, ``is_wild[id]``.
-RuleArrays = namedtuple("RuleArrays", ["rule", "rows", "lookup", "apays", "counts", "match", "tpays", "tcount", "line_rows",
-                                       "cpays", "is_wild"])
+# removed; lines: ``line_rows[l, reel]``; cluster: ``cpays[id, size]``, ``is_wild[id]``, ``boards`` (scratch bitboards).
+RuleArrays = namedtuple("RuleArrays", ["rule", "rows", "anywhere", "counts", "match", "tpays", "tcount", "line_rows",
+                                       "cpays", "is_wild", "boards"])
 # Scatter groups on the first drop: ``member[g, id]`` instances of group g a cell showing id adds; ``mode``/``cap``/
 # ``pays`` as pays.scatter.ScatterArrays; ``comp[g]`` component (-1: pays nothing).
 GroupArrays = namedtuple("GroupArrays", ["member", "mode", "cap", "pays", "comp", "codes"])
@@ -85,7 +85,7 @@ TumbleParams = namedtuple("TumbleParams", [
     "base", "free", "refill", "use_refill", "pay", "groups", "screen", "mval", "remove", "top",
     "ladder_base", "ladder_free", "carry", "max_cascades", "mult_sym", "mcum", "mvals", "persistent",
     "comp_rule", "comp_tumble", "comp_fs", "trigger_group", "min_count", "cap_count", "award", "retrigger", "max_spins",
-    "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units",
+    "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value",
 ])
 
 
@@ -146,25 +146,16 @@ def collapse(p, st, s, rng):
 
 @njit(cache=True, inline="always")
 def _pay_anywhere(pa, screen, remove):
-    counts = pa.counts
-    lookup = pa.lookup
-    rows = pa.rows
-    for j in range(counts.shape[0]):
-        counts[j] = 0
-    for r in range(rows.shape[0]):
-        for row in range(rows[r]):
-            j = lookup[screen[r, row]]
-            if j >= 0:
-                counts[j] += 1
-    total = 0
-    for j in range(counts.shape[0]):
-        units = pa.apays[j, counts[j]]
-        if units > 0:
-            total += units
-            for r in range(rows.shape[0]):
-                for row in range(rows[r]):
-                    if lookup[screen[r, row]] == j:
-                        remove[r, row] = True
+    total = anywhere_pay_screen(pa.anywhere, screen, pa.rows, pa.counts)
+    if total > 0:  # remove every cell of a paid symbol
+        lookup = pa.anywhere.lookup
+        pays = pa.anywhere.pays
+        counts = pa.counts
+        for r in range(pa.rows.shape[0]):
+            for row in range(pa.rows[r]):
+                j = lookup[screen[r, row]]
+                if j >= 0 and pays[j, counts[j]] > 0:
+                    remove[r, row] = True
     return total
 
 
@@ -231,7 +222,7 @@ def pay_screen(pa, screen, remove):
         return _pay_ways(pa, screen, remove)
     if pa.rule == 2:
         return _pay_lines(pa, screen, remove)
-    return cluster_pay_screen(screen, pa.cpays, pa.is_wild, remove)
+    return cluster_pay_screen(screen, pa.cpays, pa.is_wild, remove, pa.boards)
 
 
 @njit(cache=True, inline="always")
@@ -261,7 +252,7 @@ def first_drop_groups(p, amounts, into):
 @njit(cache=True)
 def chain(p, st, s, rng, ladder, counters, step0):
     """The cascades of a filled screen: (first drop's pay at x1, the chain's pay with the ladder, the multiplier
-    symbols' total on the final screen, the ladder position reached).  ``s``: the strip set refills drop from;
+    symbols' total on the final screen, how many multiplier symbols that total adds, the ladder position reached).  ``s``: the strip set refills drop from;
     ``step0``: the ladder position of the first drop (0, or where the last free spin left it when it carries)."""
     remove = p.remove
     remove[:, :] = False
@@ -285,22 +276,30 @@ def chain(p, st, s, rng, ladder, counters, step0):
             paid += win * ladder[min(step, last)]
             k += 1
     total_m = 0
+    n_m = 0
     if paid > 0 and p.mult_sym >= 0:
         rows = p.pay.rows
         for r in range(rows.shape[0]):
             for row in range(rows[r]):
-                total_m += p.mval[r, row]
-    return first, paid, total_m, step
+                v = p.mval[r, row]
+                if v > 0:
+                    total_m += v
+                    n_m += 1
+    return first, paid, total_m, n_m, step
 
 
 @njit(cache=True)
-def play_free_spins(p, rng, amounts, counters, count):
+def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
+    """The free spins of a trigger with ``count`` scatters.  ``conditional`` (a stratum of the exact + conditional
+    method): the multiplier symbols' values are Rao-Blackwellized when ``p.rb_values`` (see :func:`play_round`)."""
     counters[FS_STARTED] += 1
     left = min(p.award[min(count, p.cap_count)], p.max_spins)
     awarded = left
     feature_m = 0
+    feature_n = 0  # multiplier symbols whose values feature_m adds up
     step = 0
     total = 0
+    rb = 0.0  # E[win | screens] - win, for the multiplier symbols' values
     scratch = p.groups.codes  # int64 scratch slot for the free spins' scatter pays
     while left > 0:
         left -= 1
@@ -310,15 +309,18 @@ def play_free_spins(p, rng, amounts, counters, count):
         scratch[0] = 0
         c = first_drop_groups(p, scratch, 0)
         total += scratch[0]
-        _, paid, m, reached = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
+        _, paid, m, n_m, reached = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
         if p.carry:
             step = reached + 1 if paid > 0 else reached  # the next spin's first drop climbs on after a win
         if m > 0:
             counters[MULTIPLIED] += 1
             if p.persistent:
                 feature_m += m
+                feature_n += n_m
+                rb += float(paid) * (p.mean_value * feature_n - feature_m)
                 paid *= feature_m
             else:
+                rb += float(paid) * (p.mean_value * n_m - m)
                 paid *= m
         total += paid
         if c >= p.min_count:
@@ -332,24 +334,37 @@ def play_free_spins(p, rng, amounts, counters, count):
                 left += new - awarded
                 awarded = new
     amounts[p.comp_fs] += total
+    if conditional and p.rb_values:
+        adjust[p.comp_fs] += rb
 
 
 @njit(cache=True, inline="always")
 def play_round(p, rng, amounts, adjust, counters, stratum):
+    """One round; ``stratum`` >= 0: a stratum of the exact + conditional method, -1: end to end.
+
+    In a stratum, with ``p.rb_values`` (a multiplier symbol and no max-win cap), the values of the multiplier
+    symbols are integrated out (Rao-Blackwell): they are drawn independently of every screen and only multiply
+    the chain pays, so E[win | screens] replaces each counted value by the table's mean, and the difference
+    E[win | screens] - win goes to ``adjust`` (zero mean: the estimate stays unbiased, its variance drops).  The
+    realized wins still make the hit counts, extremes and distribution."""
+    conditional = stratum >= 0
     if p.has_fs and (p.buy or stratum >= p.has_tumble_stratum):
-        play_free_spins(p, rng, amounts, counters, p.state_count[max(stratum - p.has_tumble_stratum, 0)])
+        play_free_spins(p, rng, amounts, adjust, counters, p.state_count[max(stratum - p.has_tumble_stratum, 0)],
+                        conditional)
         return
     s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
     src = fill_screen(p, p.base, s, rng)
     count = first_drop_groups(p, amounts, -1)
-    first, paid, m, _ = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, 0)
+    first, paid, m, n_m, _ = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, 0)
     if m > 0:
         counters[MULTIPLIED] += 1
+        if conditional and p.rb_values:
+            adjust[p.comp_tumble] += float(paid) * (p.mean_value * n_m - m)
         paid *= m
     amounts[p.comp_rule] += first
     amounts[p.comp_tumble] += paid - first
     if stratum < 0 and p.has_fs and count >= p.min_count:
-        play_free_spins(p, rng, amounts, counters, count)
+        play_free_spins(p, rng, amounts, adjust, counters, count, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -381,30 +396,6 @@ def chain_at(p, s, stops, refill_stops, rng, counters):
 # ---------------------------------------------------------------------------
 # building the model
 # ---------------------------------------------------------------------------
-def _strips(game: Game, mode: str) -> TumbleStrips:
-    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
-    if not sets:
-        raise SimulationError(f"{game.name}: no strip set of mode {mode!r} has a weight above 0")
-    n_reels = game.reels
-    max_len = max(len(strip) for s in sets for strip in s.reels)
-    max_total = max(strip.total_weight for s in sets for strip in s.reels)
-    if max_total > VIRTUAL_STOPS_MAX:
-        raise SimulationError(f"{game.name}: stop weights add up to {max_total:,} on one reel; the simulator expands weights "
-                              f"into virtual reels of at most {VIRTUAL_STOPS_MAX:,} stops")
-    length = np.zeros((len(sets), n_reels), dtype=np.int64)
-    symbols = np.zeros((len(sets), n_reels, max_len), dtype=np.int64)
-    total = np.zeros((len(sets), n_reels), dtype=np.int64)
-    vstop = np.zeros((len(sets), n_reels, max_total), dtype=np.int64)
-    for k, strip_set in enumerate(sets):
-        for r, strip in enumerate(strip_set.reels):
-            length[k, r] = len(strip)
-            symbols[k, r, : len(strip)] = [game.symbols[name].index for name in strip.symbols]
-            total[k, r] = strip.total_weight
-            stops = np.repeat(np.arange(len(strip)), strip.stop_weights)
-            vstop[k, r, : len(stops)] = stops
-    return TumbleStrips(np.cumsum([s.weight for s in sets]).astype(np.int64), length, symbols, total, vstop)
-
-
 def _rule_arrays(game: Game) -> RuleArrays:
     scale = pay_scale(game)
     unit = game.bet.line_pay_unit
@@ -416,8 +407,7 @@ def _rule_arrays(game: Game) -> RuleArrays:
     def units(pay) -> int:
         return scale.units(game.bet.credits(pay, unit))
 
-    lookup = np.full(n_sym, -1, dtype=np.int64)
-    apays = np.zeros((1, cells + 1), dtype=np.int64)
+    anywhere = AnywhereArrays(np.zeros((1, cells + 1), dtype=np.int64), np.full(n_sym, -1, dtype=np.int64))
     match = np.zeros((n_sym, 1), dtype=np.bool_)
     tpays = np.zeros((1, game.reels + 1), dtype=np.int64)
     tcount = np.zeros((1, game.reels + 1), dtype=np.int64)
@@ -426,11 +416,7 @@ def _rule_arrays(game: Game) -> RuleArrays:
     is_wild = np.array([s.is_wild for s in game.symbols.values()], dtype=np.bool_)
     paying = [name for name, pays in game.paytable.items() if any(v > 0 for v in pays.values())]
     if rule == "scatter_pays":
-        apays = np.zeros((max(len(paying), 1), cells + 1), dtype=np.int64)
-        for j, name in enumerate(paying):
-            lookup[game.symbols[name].index] = j
-            for c in range(cells + 1):
-                apays[j, c] = units(pay_for_count(game.paytable[name], c))
+        anywhere = anywhere_arrays(game)
     elif rule in ("ways", "lines"):
         top = game.reels
         match = np.zeros((n_sym, max(len(paying), 1)), dtype=np.bool_)
@@ -447,8 +433,8 @@ def _rule_arrays(game: Game) -> RuleArrays:
             line_rows = np.asarray(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
     else:
         cpays, is_wild = cluster_arrays(game, scale)
-    return RuleArrays(np.int64(RULE_CODES[rule]), rows, lookup, apays, np.zeros(apays.shape[0], dtype=np.int64), match,
-                      tpays, tcount, line_rows, cpays, is_wild)
+    return RuleArrays(np.int64(RULE_CODES[rule]), rows, anywhere, np.zeros(anywhere.pays.shape[0], dtype=np.int64), match,
+                      tpays, tcount, line_rows, cpays, is_wild, np.zeros(n_sym, dtype=np.uint64))
 
 
 def _refuse(game: Game) -> None:
@@ -509,19 +495,20 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if len(game.scatters) == 0:
         groups = GroupArrays(member, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64),
                              np.zeros((0, 1), dtype=np.int64), comp, np.zeros(1, dtype=np.int64))
-    base = _strips(game, "base")
+    base = virtual_strips(game, "base")
     has_fs = "trigger" in f
-    free = _strips(game, f["free_spins_mode"]) if has_fs else base
+    free = virtual_strips(game, f["free_spins_mode"]) if has_fs else base
     use_refill = "refill_mode" in f
-    refill = _strips(game, f["refill_mode"]) if use_refill else base
+    refill = virtual_strips(game, f["refill_mode"]) if use_refill else base
     ladder_base = np.asarray(f.get("cascade_multipliers", [1]), dtype=np.int64)
     ladder_free = np.asarray(f.get("free_spins_cascade_multipliers", list(ladder_base)), dtype=np.int64)
-    mult_sym, mcum, mvals = -1, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    mult_sym, mcum, mvals, mean_value = -1, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64), Fraction(0)
     if "multiplier_symbol" in f:
         mult_sym = game.symbols[f["multiplier_symbol"]].index
         table = game.tables[f["multiplier_values"]]
         mcum = np.cumsum(np.asarray(table.weights, dtype=np.int64))
         mvals = np.asarray([int(e["value"]) for e in table.entries], dtype=np.int64)
+        mean_value = Fraction(int((mvals * np.asarray(table.weights, dtype=np.int64)).sum()), int(mcum[-1]))
     trigger_group, min_count, cap_count, count_mode = -1, 1 << 30, 0, ANYWHERE
     award = retrigger = np.zeros(1, dtype=np.int64)
     max_spins = int(f.get("max_free_spins", MAX_FREE_SPINS))
@@ -557,10 +544,13 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         min_count=np.int64(min_count), cap_count=np.int64(cap_count), award=award, retrigger=retrigger,
         max_spins=np.int64(max_spins), has_fs=has_fs, has_tumble_stratum=np.int64(0 if buy else 1),
         state_count=state_count, buy=buy, cost_units=pay_scale(game).cost_units,
+        # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
+        rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),
     )
     features = [Feature("tumble", "tumble:cascades", ("tumble",))]
     if has_fs:
         features.append(Feature("free_spins", "free_spins", ("free_spins",)))
     return RoundModel(game=game, components=tuple(comps), counters=COUNTERS, params=params, run_chunk=run_chunk,
-                      strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=tuple(features),
+                      strata=tuple(Stratum(n, p, moves_with_base_strips=(n == "tumble")) for n, p in zip(names, probabilities)),
+                      features=tuple(features),
                       stake=stake, notes={"tumble": "exact first drop + simulated cascades (and free spins by trigger count)"})

@@ -58,6 +58,7 @@ __all__ = [
     "RoundModel",
     "RtpEstimate",
     "SimulationResult",
+    "base_screen_cap",
     "StratumEstimate",
     "estimate_bet_modes",
     "estimate_rtp",
@@ -231,7 +232,7 @@ def estimate_rtp(
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
     sheet = NO_BASE_GAME if game.bet_mode.buy else par(game, full_cycle=False)  # a bought feature plays no base spin
-    base_cap = _base_screen_cap(game, model, sheet)
+    base_cap = base_screen_cap(game, model, sheet)
     spec = _spec(game, model.stake, seed, STREAM_CONDITIONAL)
     remember_model(spec, model)
     active = [i for i, s in enumerate(model.strata) if s.probability > 0]
@@ -244,7 +245,7 @@ def estimate_rtp(
                          base_cap)
 
 
-def _base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | None:
+def base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | None:
     """What the bet mode's max_win takes from the first screen alone, exactly (None: it cannot reach the cap).
 
     The strata are simulated; a spin in no stratum pays its first screen B, so when B alone can reach the

@@ -46,7 +46,7 @@ Accumulators = namedtuple(
         "comp_sq",  # float64[n_comp] sums of (amount + adjustment)^2
         "comp_adj",  # float64[n_comp] sums of adjustments
         "totals",  # int64[6] [rounds, sum R, sum B, hits R>0, hits B>0, sum (R - B)]
-        "squares",  # float64[3] [sum R^2, sum B^2, sum (R - B)^2]
+        "squares",  # float64[3] [sum R^2, sum min(B, cap)^2, sum (R - B)^2] (B^2 without a max-win cap)
         "extra",  # float64[2] [sum X, sum X^2] of the adjusted extra X = R - B + adjustments
         "hist",  # int64 win-distribution bucket counts
         "maxwin",  # int64[2] [largest R, how often]
@@ -105,7 +105,9 @@ def _add_round(acc, r, b, x_adj):
     x = r - b
     totals[5] += x
     fr = float(r)
-    fb = float(b)
+    # under a max-win cap the round paid min(B, cap) of its base screen: the strata's second moment is
+    # E[R^2 - min(B, cap)^2 | s] on top of the exact E[min(B, cap)^2]
+    fb = float(b if acc.cap[0] == 0 or b < acc.cap[0] else acc.cap[0])
     squares[0] += fr * fr
     squares[1] += fb * fb
     squares[2] += float(x) * float(x)

@@ -64,10 +64,15 @@ class Option:
 
 @dataclass(frozen=True)
 class Stratum:
-    """A trigger state (or forced random feature) with its exact probability per round."""
+    """A trigger state (or forced random feature) with its exact probability per round.
+
+    ``moves_with_base_strips``: the state's mean extra win changes with any stop of the base strips (a chain
+    played on them, such as a tumble's cascades), not only through the trigger probability: it cannot be held
+    while the base strips are edited or tuned."""
 
     name: str
     probability: Fraction
+    moves_with_base_strips: bool = False
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,12 @@ AUTO_ESTIMATE_SECONDS = 10.0
 AUTO_ESTIMATE_PRECISION = 0.002
 
 
-def feature_parts(game: Game) -> tuple:
+def feature_parts(game: Game, base_strips: bool = False) -> tuple:
     """What the held feature means depend on: the strip sets of the feature modes (not base, nor the paid spins of a
     bet mode such as an ante: their first screen is exact and their trigger probabilities are recomputed), and the
-    tables."""
-    paid = {"base", *(m.strip_sets for m in game.bet_modes.values())}
+    tables; with ``base_strips`` (held means that move with every base stop, such as a tumble's cascades) every
+    strip set."""
+    paid = set() if base_strips else {"base", *(m.strip_sets for m in game.bet_modes.values())}
     return (tuple((n, s) for n, s in game.strip_sets.items() if s.mode not in paid), tuple(game.tables.items()))
 
 
@@ -123,7 +124,7 @@ class EditorPanel:
         self.save_as_row = W.HBox([self.save_as_box, self.save_as_button], layout=W.Layout(align_items="center"))
         self.feature_terms = None  # FeatureTerms of the last estimate (games with features)
         self.mode_terms: dict = {}  # bet mode name -> FeatureTerms of that mode's last estimate
-        self._terms_parts = None  # feature_parts() of the game they were estimated for
+        self._terms_game = None  # the game the held terms were estimated for
         self.whole_rtp = None  # (value, ci95, stale) of the headline, or None
         self.auto_estimate = True
         self.whole_button = button("Estimate whole game", "estimate-whole", "calculator",
@@ -243,7 +244,6 @@ class EditorPanel:
             return ""
         from ..tuning import measure
 
-        stale = self._terms_parts is not None and feature_parts(game) != self._terms_parts
         parts = []
         for name, mode in game.bet_modes.items():
             cost = float(mode.cost)
@@ -258,7 +258,7 @@ class EditorPanel:
                 parts.append(f"{label} not available ({html.escape(str(exc))})")
                 continue
             ci = f" ± {100 * terms.ci95 / cost:.4f} %" if terms.present else " (exact)"
-            if stale and terms.present:
+            if terms.present and self._stale(terms, game):
                 parts.append(f"{label} <span class='wb-mode-rtp' style='color:#888'>{100 * value / cost:.4f} %{ci}</span> "
                              "<b class='wb-stale-mode' style='color:#a50e0e'>stale</b>")
             else:
@@ -276,7 +276,7 @@ class EditorPanel:
             value = measure(game, "base", self.feature_terms, strata=True)["rtp"]
         except WorkbenchError:
             return None
-        return value, self.feature_terms.ci95, feature_parts(game) != self._terms_parts
+        return value, self.feature_terms.ci95, self._stale(self.feature_terms, game)
 
     def estimate_whole(self, precision: float = AUTO_ESTIMATE_PRECISION, max_seconds: float | None = None) -> None:
         """Estimate the feature terms of the current version (exact + conditional) and refresh the headline."""
@@ -298,11 +298,19 @@ class EditorPanel:
 
     def set_feature_terms(self, terms, game: Game) -> None:
         """Hold ``terms`` (estimated for ``game``) for the headline."""
-        self.feature_terms, self._terms_parts = terms, feature_parts(game)
+        self.feature_terms, self._terms_game = terms, game
+
+    def _stale(self, terms, game: Game) -> bool:
+        """Whether an edit since the estimate touched what held ``terms`` depend on (:func:`feature_parts`; the base
+        strips too when a held mean moves with them, as a tumble's cascades do)."""
+        if self._terms_game is None:
+            return False
+        moving = bool(terms.moves_with_base_strips)
+        return feature_parts(game, moving) != feature_parts(self._terms_game, moving)
 
     def _auto_estimate(self) -> None:
         """On opening a game with features: estimate its feature terms within :data:`AUTO_ESTIMATE_SECONDS`."""
-        self.feature_terms = self._terms_parts = None
+        self.feature_terms = self._terms_game = None
         self.mode_terms = {}
         if self.auto_estimate and (not self.exact_whole()[0] or self.session.game.bet_modes):
             self.estimate_whole(max_seconds=AUTO_ESTIMATE_SECONDS)
