@@ -216,30 +216,34 @@ def test_exact_matches_the_reference_enumeration(tmp_path, text):
         assert math.isclose(big.moments.second, analysis.moments.second, rel_tol=1e-9, abs_tol=1e-300)
 
 
-def test_over_budget_is_refused_before_any_work():
+def test_over_budget_the_full_cycle_is_refused_before_any_work():
+    """Over the enumeration budget the full cycle (``full_cycle=True``: the histogram) is refused; without it the
+    column transfer (tests/test_cluster_transfer.py) gives every other exact figure."""
     game = load_game(DATA / "cluster_5x4.toml")
     strip_set = game.strip_sets["base"]
     combos = count_combinations(game, strip_set)
     with pytest.raises(ExactBudgetError) as info:
-        analyse_cluster(game, strip_set, budget=combos - 1)
+        analyse_cluster(game, strip_set, budget=combos - 1, full_cycle=True)
     message = str(info.value)
     assert "Cluster test 5x4" in message and f"{combos:,}" in message and f"{combos - 1:,}" in message
-    assert "simulate" in message
-    assert analyse_cluster(game, strip_set, budget=combos, full_cycle=False).cycle == strip_set.cycle
+    assert analyse_cluster(game, strip_set, budget=combos).histogram is not None  # within the budget: enumerated
+    by_transfer = analyse_cluster(game, strip_set, budget=combos - 1)
+    assert by_transfer.histogram is None and "column transfer" in by_transfer.cycle_note
 
 
-def test_par_refuses_a_game_over_the_budget_before_any_work(monkeypatch):
+def test_par_over_the_budget_uses_the_transfer_without_enumerating(monkeypatch):
     import workbench.exact.cluster as exact_cluster
     from workbench.exact import par
 
     game = load_game(DATA / "cluster_5x4.toml")
+    enumerated = par(game, full_cycle=False)
     combos = count_combinations(game, game.strip_sets["base"])
     monkeypatch.setattr(exact_cluster, "CLUSTER_COMBINATIONS_MAX", combos - 1)
     monkeypatch.setattr(exact_cluster, "_walk", None)  # the walk must not start
     for full_cycle in ("auto", False):
-        with pytest.raises(ExactBudgetError, match=f"{combos:,} distinct window combinations, over the budget of "
-                                                   f"{combos - 1:,}"):
-            par(game, full_cycle=full_cycle)
+        sheet = par(game, full_cycle=full_cycle)
+        assert sheet.rtp == enumerated.rtp and sheet.hit_frequency == enumerated.hit_frequency
+        assert list(sheet.combinations["hits"]) == list(enumerated.combinations["hits"])
 
 
 def test_the_evaluator_runs_without_the_numba_runtime():

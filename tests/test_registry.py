@@ -56,7 +56,7 @@ def bonus_round_model(game, stake=None):
         comp_scatter=scatter_components(game, list(COMPONENTS)),
         wins=np.zeros(game.reels, dtype=np.int64),
         counts=np.zeros(len(game.scatters), dtype=np.int64),
-        bonus_units=np.int64(scale.units(game.bet.credits(Fraction(game.features["bonus"]), "total_bet"))),
+        bonus_units=np.int64(scale.units(game.bet.credits(Fraction(str(game.features["bonus"])), "total_bet"))),
         cost_units=scale.cost_units,
     )
     return RoundModel(game=game, components=COMPONENTS, counters=("bonus_rounds",), params=params, run_chunk=run_chunk, stake=stake)
@@ -111,6 +111,26 @@ def test_a_template_added_at_run_time_validates_its_parameters_and_is_simulated(
         loads_game(_classic_text("flat_bonus_test", '\n[features]\nbonus = "lots"\n'), "bonus.toml")
     with pytest.raises(ReelsetError, match="surely a typo"):
         loads_game(_classic_text("flat_bonus_test", "\n[features]\nbonus = 11\n"), "bonus.toml")
+
+
+def test_money_a_template_declares_is_covered_by_the_pay_unit(throwaway):
+    """A parameter declared as paid money (``Param(..., pays=True)``) is a whole number of pay units, whatever its
+    decimals; the same number in an undeclared parameter does not change the unit."""
+    plain = pay_scale(loads_game(_classic_text("classic"), "plain.toml"))
+    undeclared = pay_scale(loads_game(_classic_text("flat_bonus_test", "\n[features]\nbonus = 0.001\n"), "bonus.toml"))
+    assert undeclared.denominator == plain.denominator  # a parameter not declared as money leaves the unit alone
+    paid = RoundTemplate(name="paid_bonus_test", build=bonus_round_model, summary="a test template",
+                         params={"bonus": Param("number", "flat bonus on every round (x total bet)", min=0, pays=True)})
+    registry.register(paid)
+    try:
+        game = loads_game(_classic_text("paid_bonus_test", "\n[features]\nbonus = 0.001\n"), "paid.toml")
+        scale = pay_scale(game)
+        assert scale.denominator != plain.denominator
+        assert scale.units(game.bet.credits(Fraction(1, 1000), "total_bet")) >= 1  # a whole number of units
+        result = simulate(game, 1_000, seed=3)
+        assert result.component_totals()["bonus"] == Fraction(1, 1000) * 1_000
+    finally:
+        registry.unregister(paid.name)
 
 
 def test_once_unregistered_a_template_is_unknown_to_files():

@@ -271,10 +271,6 @@ GALLERY_VARIABLES = {"examples/classic_any_bar": {"vary": (), "stop_weights": Tr
 # symbol swaps price this game only approximately (its pays depend on where each stop sits): the tuner may stop
 # short, and must then say so, with a valid closest result
 GALLERY_MAY_STOP_SHORT = {"examples/pay_anywhere_6x5", "examples/pay_anywhere_tumble"}
-# the first drop is priced by enumerating 19,487,171 screens (~3 s): the tuner's hundreds of evaluations are too slow
-SLOW_FIRST_DROP = {"examples/cluster_tumble_7x7"}
-
-
 @pytest.mark.parametrize("name", example_games())
 def test_tuner_on_every_gallery_game(name):
     game = load_game(name)
@@ -286,8 +282,6 @@ def test_tuner_on_every_gallery_game(name):
         assert terms.moves_with_base_strips == ("tumble",)
         with pytest.raises(TuningError, match="depends on every stop of the base strips \\(a tumble's cascades\\)"):
             tune(game, measure(game, terms=terms)["rtp"] - 0.005, terms=terms)
-        if name in SLOW_FIRST_DROP:
-            return  # its base-only tuning is the cluster tuner's (tests/test_cluster.py) at ~3 s per exact evaluation
         terms = FeatureTerms.base_only()
     target = measure(game, terms=terms)["rtp"] - 0.005
     options = GALLERY_VARIABLES.get(name, {})

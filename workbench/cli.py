@@ -264,11 +264,25 @@ def _games(args) -> list[str]:
     return [args.game]
 
 
+def plain_number(v: float) -> str:
+    """A table float with 6 significant digits and never in scientific notation (as a test lab reads them):
+    ``2.57349e-05 -> 0.0000257349``, ``92044900.3 -> 92,044,900``."""
+    import numpy as np
+
+    if not np.isfinite(v):
+        return str(v)
+    if v == 0:
+        return "0"
+    if abs(v) >= 1e6:
+        return f"{v:,.0f}"
+    return np.format_float_positional(v, precision=6, unique=False, fractional=False, trim="-")
+
+
 def render_par_text(sheet, z: float | None = None) -> str:
     import pandas as pd
 
     with pd.option_context("display.width", 140, "display.max_columns", 20, "display.max_rows", 500, "display.max_colwidth", None,
-                           "display.float_format", lambda v: f"{v:.6g}"):
+                           "display.float_format", plain_number):
         parts = [
             f"PAR sheet: {sheet.game.name} ({sheet.mode} game)",
             "=" * 60,

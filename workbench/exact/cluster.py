@@ -33,6 +33,8 @@ exact).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from .._jit import get_num_threads, njit, prange
@@ -49,6 +51,9 @@ from .windows import strip_set_windows
 # Distinct (merged) window combinations enumerated unless the caller requires the full cycle with
 # a budget of its own (``full_cycle=True``): about 50-150 ns each on one core, a few seconds.
 CLUSTER_COMBINATIONS_MAX = 30_000_000
+# Above this many combinations an analysis without the histogram (``full_cycle=False``) goes to the column transfer
+# first (milliseconds where the walk takes seconds); the walk is its fallback within its budget.
+TRANSFER_PREFERRED_ABOVE = 100_000
 INT_CYCLE_MAX = 1 << 63
 
 
@@ -264,19 +269,29 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
     combos = 1
     for sym, _, _, _ in reels:
         combos *= len(sym)
-    if combos > limit:
-        raise ExactBudgetError(f"{where}: the exact cluster analysis evaluates every screen, and this one has "
-                               f"{combos:,} distinct window combinations, over the budget of {limit:,}; simulate the "
-                               f"game instead (workbench simulate)")
     cycle = int(strip_set.cycle)
+    spays = tables.pays if tables.pays.size else np.zeros((0, 1), np.int64)
+    upper = sum((cells // int(min_size[j])) * int(pays[j, -1]) for j in range(len(names)))
+    upper += int(spays.max(axis=1).sum()) if len(spays) else 0
+    if full_cycle is False and combos > TRANSFER_PREFERRED_ABOVE:
+        # without the histogram the transfer gives everything, in far less time than evaluating every screen
+        try:
+            return _transfer(game, strip_set, scale, reels, windows, pays, combo_of, combinations, cycle, upper, tables,
+                             spays, combos, limit)
+        except ExactBudgetError:
+            if combos > limit:
+                raise
+    if combos > limit:
+        if full_cycle is True:
+            raise ExactBudgetError(f"{where}: the full cycle of a cluster game evaluates every screen, and this one has "
+                                   f"{combos:,} distinct window combinations, over the budget of {limit:,}")
+        return _transfer(game, strip_set, scale, reels, windows, pays, combo_of, combinations, cycle, upper, tables,
+                         spays, combos, limit)
     first_total = int(reels[0][3].sum())  # reel 1's total weight
     split = cycle * cells >= INT_CYCLE_MAX  # then reel 1's weights are multiplied in afterwards, in Python integers
     if split and (cycle // first_total) * cells >= INT_CYCLE_MAX:
         raise ExactBudgetError(f"{where}: the cycle ({cycle:,}) without reel 1 times the {cells} cells does not fit the "
                                f"64-bit counts of the cluster analysis; simulate the game instead")
-    spays = tables.pays if tables.pays.size else np.zeros((0, 1), np.int64)
-    upper = sum((cells // int(min_size[j])) * int(pays[j, -1]) for j in range(len(names)))
-    upper += int(spays.max(axis=1).sum()) if len(spays) else 0
     if upper >= PAY_UNITS_MAX:
         raise ExactBudgetError(f"{where}: a spin could pay up to {upper:,} pay units, over the limit of "
                                f"{PAY_UNITS_MAX:,} of 64-bit sums")
@@ -351,3 +366,28 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
         histogram=histogram,
         cycle_note=note,
     )
+
+
+def _transfer(game: Game, strip_set: StripSet, scale: PayScale, reels: list, windows: list, pays: np.ndarray,
+              combo_of: np.ndarray, combinations: tuple, cycle: int, upper: int, tables, spays: np.ndarray,
+              combos: int, limit: int) -> RuleAnalysis:
+    """The exact analysis by the column transfer (:mod:`.cluster_transfer`): everything but the histogram."""
+    from .cluster_transfer import transfer_analysis
+
+    where = f"{game.name}: strip set {strip_set.name!r}"
+    sums = transfer_analysis(where, reels, game.rows[0], pays, combo_of, len(combinations), cycle, upper,
+                             tables.mode.astype(np.int64), tables.cap.astype(np.int64), spays)
+    moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=sums["square"] / cycle,
+                          hit=float(Fraction(cycle - sums["zero"], cycle)), max_units=sums["max_units"], max_exact=True,
+                          max_upper=sums["max_units"], max_nodes=0)
+    unit = game.bet.line_pay_unit
+    combo_units = tuple(n * scale.units(game.bet.credits(combo.pay, unit)) for n, combo in zip(sums["clusters"], combinations))
+    if combos > limit:
+        note = (f"full cycle of strip set {strip_set.name!r}: {combos:,} distinct window combinations, over the "
+                f"enumeration budget of {limit:,}; its moments, hit frequency and max win are exact by a column transfer "
+                "over the reels, which does not give the win distribution")
+    else:
+        note = (f"strip set {strip_set.name!r}: exact by a column transfer over the reels (the win distribution, which "
+                "needs every screen, was not asked for)")
+    return RuleAnalysis(combinations=combinations, combo_hits=tuple(sums["hits"]), combo_units=combo_units, cycle=cycle,
+                        windows=windows, moments=moments, histogram=None, cycle_note=note)

@@ -49,7 +49,7 @@ KINDS = (
 
 @dataclass(frozen=True)
 class Param:
-    """One feature parameter: its kind, whether required, bounds, and meaning (with units).
+    """One feature parameter: its kind, whether required, bounds, meaning (with units) and whether it is money paid.
 
     Without ``min``/``max`` a number is still bounded: integers to
     +-:data:`INT_LIMIT`, other numbers to +-:data:`NUMBER_LIMIT`, and never
@@ -62,6 +62,9 @@ class Param:
     min: float | None = None
     max: float | None = None
     choices: tuple | None = None
+    #: money the round pays, x total bet, so it must be a whole number of pay units
+    #: (:func:`workbench.pays.scale.pay_scale`): True for a number; for a table, the entry field holding the amount
+    pays: bool | str = False
 
 
 def _is_int(v: Any) -> bool:

@@ -32,20 +32,35 @@ class PayScale:
         return units / self.cost_units
 
 
-# what the declared round templates pay from [features], x total bet: fixed jackpots, the feature's minimum and cap
-FEATURE_AMOUNT_KEYS = ("mini", "minor", "major", "grand", "min_feature_win", "feature_cap")
-
-
 def feature_amounts(game: Game) -> list[Fraction]:
-    """The amounts (x total bet) the round templates pay from ``[features]``: its FEATURE_AMOUNT_KEYS and the
-    ``value`` of each entry of the coin table (``coin_values``), so every one is a whole number of pay units."""
+    """The amounts (x total bet) the game's round template pays from ``[features]``: every parameter it declares as
+    paid money (``Param.pays``: a number, or the named field of each entry of a table), so that each is a whole
+    number of pay units.  A template the registry does not know declares nothing."""
+    from ..registry import find_template
+
+    try:
+        template = find_template(game.game_module)
+    except Exception:  # noqa: BLE001 - an installed template that fails to load is reported where it is used
+        template = None
+    if template is None:
+        return []
     f = game.features
-    out = [Fraction(str(f[k])) for k in FEATURE_AMOUNT_KEYS if isinstance(f.get(k), (int, float)) and not isinstance(f.get(k), bool)]
-    table = game.tables.get(f.get("coin_values")) if isinstance(f.get("coin_values"), str) else None
-    if table is not None:
-        out += [Fraction(str(e["value"])) for e in table.entries
-                if isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)]
+    out = []
+    for key, spec in template.params.items():
+        value = f.get(key)
+        if not getattr(spec, "pays", False) or value is None:
+            continue
+        if spec.kind == "table":
+            table = game.tables.get(value) if isinstance(value, str) else None
+            if table is not None:
+                out += [Fraction(str(e[spec.pays])) for e in table.entries if _is_amount(e.get(spec.pays))]
+        elif _is_amount(value):
+            out.append(Fraction(str(value)))
     return out
+
+
+def _is_amount(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def pay_scale(game: Game) -> PayScale:

@@ -66,9 +66,9 @@ FREE_SPINS_PARAMS = {
                                      "one reel left on every later spin)", required=False, choices=FREE_SPIN_WILDS),
     "wild_symbol": Param("symbol", "the wild that sticks, expands or walks (needed with free_spins_wilds)", required=False),
     "min_feature_win": Param("number", "the least a feature pays, x total bet (absent: 0)", required=False, min=0,
-                             max=1_000_000),
+                             max=1_000_000, pays=True),
     "feature_cap": Param("number", "the most a feature pays, x total bet: it ends when reached (absent: no cap)",
-                         required=False, min=0, max=1_000_000),
+                         required=False, min=0, max=1_000_000, pays=True),
 }
 
 
@@ -214,17 +214,17 @@ HOLD_AND_RESPIN_PARAMS = {
                                 "e.g. 6) that starts the hold and respin feature"),
     "coin_values": Param("table", "value of each coin, drawn when it lands: entries value = x total bet, jackpot = "
                                   "\"mini\" | \"minor\" | \"major\", collector = true (collects the value coins on "
-                                  "the screen) or multiplier = m (the coins' total x m at the end)"),
+                                  "the screen) or multiplier = m (the coins' total x m at the end)", pays="value"),
     "respins": Param("int", "respins granted at the start and again whenever a new coin lands (absent: 3)",
                      required=False, min=1, max=100),
     "respin_coin_weight": Param("int", "on a respin each empty cell shows a new coin with this weight ...", min=0,
                                 max=10**9),
     "respin_blank_weight": Param("int", "... against this one (nothing lands)", min=0, max=10**9),
-    "mini": Param("number", "the Mini jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE),
-    "minor": Param("number", "the Minor jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE),
-    "major": Param("number", "the Major jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE),
+    "mini": Param("number", "the Mini jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE, pays=True),
+    "minor": Param("number", "the Minor jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE, pays=True),
+    "major": Param("number", "the Major jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE, pays=True),
     "grand": Param("number", "the Grand jackpot, x total bet, paid on top when coins fill the screen (absent: none)",
-                   required=False, min=0, max=MAX_CELLS_VALUE),
+                   required=False, min=0, max=MAX_CELLS_VALUE, pays=True),
 }
 
 

@@ -1,0 +1,189 @@
+"""The column transfer of cluster pays (:mod:`workbench.exact.cluster_transfer`): the same exact figures as the full
+enumeration (itself checked against the reference evaluator in tests/test_cluster.py) on random games, the
+budgets it keeps, and a long-strip game against the reference evaluator on sampled screens and the simulator."""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import workbench.exact.cluster_transfer as transfer
+from test_cluster import DATA, SETTINGS, _load, cluster_game_text
+from workbench import reference
+from workbench.errors import ExactBudgetError
+from workbench.exact import par
+from workbench.exact.cluster import analyse_cluster, count_combinations
+from workbench.io import load_game, loads_game
+from workbench.pays.scale import pay_scale
+from workbench.pays.scatter import scatter_pay_tables
+
+
+def _transfer(game, strip_set):
+    """The analysis by the column transfer (an enumeration budget of 0 leaves it nothing else)."""
+    out = analyse_cluster(game, strip_set, full_cycle=False, budget=0)
+    assert out.histogram is None and "column transfer" in out.cycle_note
+    return out
+
+
+def _same(enumerated, transferred):
+    a, b = enumerated.moments, transferred.moments
+    assert transferred.cycle == enumerated.cycle
+    assert transferred.combo_hits == enumerated.combo_hits
+    assert transferred.combo_units == enumerated.combo_units
+    assert all(isinstance(h, int) for h in transferred.combo_hits + transferred.combo_units)
+    assert b.mean == a.mean and b.hit == a.hit  # both from exact integer sums
+    assert b.max_units == a.max_units and b.max_exact
+    assert math.isclose(b.second, a.second, rel_tol=1e-12, abs_tol=1e-300)
+
+
+@SETTINGS
+@given(cluster_game_text(max_reels=4, max_rows=4, max_stops=5))
+def test_transfer_equals_the_full_enumeration(tmp_path, text):
+    """Random small games (2-4 paying symbols, 0-2 wilds, scatters paying anywhere or on adjacent reels, stop
+    weights): combination hits and pay units, mean, hit frequency and max win equal the enumeration's exactly."""
+    game = _load(tmp_path, text)
+    strip_set = list(game.strip_sets.values())[0]
+    _same(analyse_cluster(game, strip_set, full_cycle=False), _transfer(game, strip_set))
+
+
+@SETTINGS
+@given(cluster_game_text(max_reels=3, max_rows=7, max_stops=8))
+def test_transfer_equals_the_full_enumeration_on_tall_reels(tmp_path, text):
+    """Reels up to 7 rows: several components per reel, merged through later reels."""
+    game = _load(tmp_path, text)
+    strip_set = list(game.strip_sets.values())[0]
+    _same(analyse_cluster(game, strip_set, full_cycle=False), _transfer(game, strip_set))
+
+
+def test_a_7x7_game_by_both_methods():
+    """The gallery's 7x7 candy game on 8-stop strips (8^7 = 2,097,152 screens, a STAR scatter): both methods."""
+    game = long_game(stops=8)
+    strip_set = game.strip_sets_for("base")[0]
+    _same(analyse_cluster(game, strip_set, full_cycle=True), _transfer(game, strip_set))
+
+
+# ---------------------------------------------------------------------------
+# a game too long to enumerate
+# ---------------------------------------------------------------------------
+LONG_STRIPS = 40
+
+
+def long_game(seed: int = 5, stops: int = LONG_STRIPS):
+    """The gallery's 7x7 candy game with seeded strips of ``stops`` stops and a STAR scatter."""
+    import random
+    import re
+
+    text = (Path(__file__).parents[1] / "reelsets" / "examples" / "cluster_tumble_7x7.toml").read_text(encoding="utf-8")
+    rng = random.Random(seed)
+    names = ["RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE", "PINK", "STAR"]
+    weights = [2, 3, 4, 5, 6, 7, 8, 1]
+
+    def strip(reel: int) -> str:
+        drawn = rng.choices(names, weights=weights, k=stops)
+        if reel % 2 == 0:
+            drawn[rng.randrange(stops)] = "WILD"
+        return " ".join(drawn)
+
+    text = re.sub(r'reel(\d) = "[^"]*"', lambda m: f'reel{m.group(1)} = "{strip(int(m.group(1)))}"', text)
+    text = text.replace('PINK = {}\n', 'PINK = {}\nSTAR = { kind = "scatter" }\n')
+    text = text.replace('[features]', '[scatters.STAR]\nsymbols = ["STAR"]\npays = { 3 = 2, 4 = 10 }\n\n[features]')
+    return loads_game(text, "long_cluster.toml")
+
+
+def test_a_long_strip_game_is_exact_and_agrees_with_the_reference_and_the_simulator():
+    """40-stop strips: the transfer prices the first drop exactly (and fast); the reference evaluator on a
+    sample of screens and the compiled first drops of the simulator agree with it within their sampling error."""
+    game = long_game()
+    strip_set = game.strip_sets_for("base")[0]
+    assert count_combinations(game, strip_set) > 10 ** 10  # far beyond the enumeration
+    analysis = analyse_cluster(game, strip_set, full_cycle=False)
+    m = analysis.moments
+    assert analysis.cycle == LONG_STRIPS ** 7 and m.max_exact and 0 < m.hit < 1
+    scale = pay_scale(game)
+    star = scatter_pay_tables(game, scale)  # the STAR group's pays in pay units by count
+    sd = math.sqrt(m.second - m.mean ** 2)
+    # the reference evaluator (slow, obviously right) on seeded screens
+    rng = np.random.default_rng(11)
+    n = 3000
+    total = hits = 0
+    top = 0
+    for _ in range(n):
+        stops = [int(rng.integers(LONG_STRIPS)) for _ in range(game.reels)]
+        shown = [[strip.symbols[(s + k) % LONG_STRIPS] for k in range(7)] for strip, s in zip(strip_set.reels, stops)]
+        pay = scale.units(game.bet.credits(reference.cluster_screen(game, shown)[0], game.bet.line_pay_unit))
+        pay += int(star.pays[0, min(sum(reel.count("STAR") for reel in shown), int(star.cap[0]))])
+        total += pay
+        hits += pay > 0
+        top = max(top, pay)
+    assert abs(total / n - m.mean) < 4.5 * sd / math.sqrt(n), (total / n, m.mean)
+    assert abs(hits / n - m.hit) < 4.5 * math.sqrt(m.hit * (1 - m.hit) / n)
+    assert top <= m.max_units
+    # the simulator's first drops (the tumble round's exact component)
+    from workbench.simulate import simulate
+
+    spins = 400_000
+    result = simulate(game, spins, seed=12)
+    first = result.components["cluster"].value * scale.cost_units
+    cluster_mean = sum(analysis.combo_units) / analysis.cycle
+    assert abs(first - cluster_mean) < 4.5 * sd / math.sqrt(spins), (first, cluster_mean)
+    # the PAR sheet is exact without a distribution, and says why
+    sheet = par(game, full_cycle="auto")
+    assert sheet.distribution is None and "column transfer" in sheet.distribution_note
+    assert math.isclose(sheet.rtp, m.mean / scale.cost_units, rel_tol=1e-12)
+
+
+def test_full_cycle_true_still_needs_the_enumeration():
+    game = long_game()
+    with pytest.raises(ExactBudgetError, match="full cycle of a cluster game evaluates every screen"):
+        par(game, full_cycle=True)
+
+
+# ---------------------------------------------------------------------------
+# budgets
+# ---------------------------------------------------------------------------
+def test_budgets_are_kept_with_clear_reasons(monkeypatch):
+    game = load_game(DATA / "cluster_5x4.toml")
+    strip_set = game.strip_sets["base"]
+    where = "Cluster test 5x4: strip set 'base'"
+    monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 3)
+    with pytest.raises(ExactBudgetError, match=f"{where}: .*more than 3 joint states on one reel; simulate"):
+        _transfer(game, strip_set)
+    monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 4_000_000)
+    monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 2)
+    with pytest.raises(ExactBudgetError, match=f"{where}: one symbol's clusters need more than 2 states per reel"):
+        _transfer(game, strip_set)
+    monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 65_535)
+    monkeypatch.setattr(transfer, "INT_SUM_MAX", 1000)
+    with pytest.raises(ExactBudgetError, match="does not fit the 64-bit sums"):
+        _transfer(game, strip_set)
+
+
+def test_reels_taller_than_eight_rows_are_refused(tmp_path):
+    text = "\n".join([
+        'format_version = 1', 'name = "Tall"', 'game_module = "classic"', '[pays]', 'rule = "cluster"',
+        '[grid]', 'reels = 2', 'rows = 9', '[bet]', 'cost = 10', 'line_bet = 1', 'line_pay_unit = "total_bet"',
+        '[symbols]', 'A = {}', 'B = {}', '[paytable]', 'A = { 5 = 1 }',
+        '[strip_sets.base]', 'mode = "base"', 'reel1 = "' + " ".join("AB" [i % 2] for i in range(12)) + '"',
+        'reel2 = "' + " ".join("AAB"[i % 3] for i in range(12)) + '"'])
+    game = _load(tmp_path, text)
+    with pytest.raises(ExactBudgetError, match="at most 8 rows, not 9"):
+        _transfer(game, game.strip_sets["base"])
+
+
+def test_cli_par_of_the_gallery_game_is_exact_and_plainly_written(capsys):
+    """`workbench par` on the 40-stop gallery game: exact by the transfer, the note says what is not computed, and
+    no figure in scientific notation (probabilities of 1 in a million print as plain decimals)."""
+    from workbench import cli
+
+    assert cli.main(["par", "examples/cluster_tumble_7x7"]) == 0
+    out = capsys.readouterr().out
+    assert "column transfer" in out and "163,840,000,000" in out
+    assert re.search(r"\d[eE][+-]\d", out) is None, [l for l in out.splitlines() if re.search(r"\d[eE][+-]\d", l)][:3]
+    assert cli.plain_number(2.57349e-05) == "0.0000257349" and cli.plain_number(92044900.3) == "92,044,900"
