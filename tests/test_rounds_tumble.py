@@ -170,6 +170,7 @@ def test_first_drop_is_the_exact_par_and_the_chain_adds_to_it():
     assert abs(first - float(sheet.rtp)) < 4 * se
     assert result.components["tumble"].value > 0.1  # the chain pays a good part of the game
     assert result.counters["tumble:cascades"] > 0 and result.counters["free_spins"] > 0
+    assert 0 < result.counters["tumble:rounds"] <= result.counters["tumble:cascades"] + result.counters["tumble:multiplied"]
 
 
 def test_gallery_conditional_agrees_with_end_to_end_and_every_mode_is_reported():

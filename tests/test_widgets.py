@@ -488,10 +488,14 @@ def test_a_tumble_games_held_cascades_go_stale_with_a_base_strip_edit(tmp_path):
     editor = StripEditor(path)
     assert editor.feature_terms.moves_with_base_strips == ("tumble",)
     assert "wb-stale" not in editor.rtp_label.value
+    assert "First drop RTP (exact)" in editor.rtp_label.value  # the exact part is the first drop, not the base game
+    before = whole_text(editor)
     reel = list(editor.session.game.strip_sets["base"].reels[0].symbols)
     reel[reel.index("CROWN")] = "QUARTZ"
     assert editor.commit(lambda: editor.session.game.with_strip("base", 1, reel), "one crown fewer on reel 1")
-    assert "wb-stale" in editor.rtp_label.value and "estimate again" in editor.rtp_label.value
+    assert "wb-stale" in editor.rtp_label.value and "'tumble' part moves with every stop and table" in editor.rtp_label.value
+    # the figure shown stays the estimate's own (new exact first drop + old cascades would mislead)
+    assert whole_text(editor) == before and "estimated for the strips before the edit" in editor.rtp_label.value
     assert "wb-stale-mode" not in editor.rtp_label.value  # the buy's terms do not move with the base strips
     editor.estimate_whole(precision=0.01)
     assert "wb-stale" not in editor.rtp_label.value

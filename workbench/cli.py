@@ -284,7 +284,7 @@ def render_par_text(sheet, z: float | None = None) -> str:
     with pd.option_context("display.width", 140, "display.max_columns", 20, "display.max_rows", 500, "display.max_colwidth", None,
                            "display.float_format", plain_number):
         parts = [
-            f"PAR sheet: {sheet.game.name} ({sheet.mode} game)",
+            f"PAR sheet: {sheet.game.name} ({getattr(sheet, 'covers', 'base game') if sheet.mode == 'base' else sheet.mode + ' game'})",
             "=" * 60,
             *_summary_lines(sheet),
             "",
@@ -355,7 +355,8 @@ def par_conventions_lines(sheet, z: float | None = None) -> list[str]:
         ("volatility index, z = 1.6449 (exact, 90 %)", f"{sheet.volatility_index(0.90):9.4f}"),
         (f"volatility index, z = {z_printed:g} ({how})", f"{sheet.volatility_index(z=z_printed):9.4f}"),
     ]
-    return ["PAR-sheet conventions (base game, x total bet)", *(f"  {label:<68s}{value}" for label, value in rows)]
+    covers = getattr(sheet, "covers", "base game") if sheet.mode == "base" else f"mode {sheet.mode}"
+    return [f"PAR-sheet conventions ({covers}, x total bet)", *(f"  {label:<68s}{value}" for label, value in rows)]
 
 
 def cmd_par(args) -> int:

@@ -116,7 +116,7 @@ class WinData:
     @property
     def title(self) -> str:
         if self.kind == "simulated":
-            return _titled(self.name, f"win distribution (simulated, {self.spins:,} rounds)")
+            return _titled(self.name, f"win distribution per round (simulated whole game, {self.spins:,} rounds)")
         if self.kind == "per award":
             return _titled(self.name, "award distribution (exact, per award)")
         return _titled(self.name, f"{self.subject} (exact, full cycle)")
@@ -162,7 +162,8 @@ def _award_outcomes(sheet) -> tuple[np.ndarray, np.ndarray]:
     line_unit = float(bet.in_total_bets(Fraction(1), bet.line_pay_unit))
     scat_unit = np.array([float(bet.in_total_bets(Fraction(1), u)) for u in scat["unit"]])
     values = np.concatenate([combos["pay"].to_numpy(float) * line_unit, scat["pay"].to_numpy(float) * scat_unit])
-    rates = np.concatenate([combos["hits"].to_numpy(float) / sheet.cycle, scat["hits"].to_numpy(float) / sheet.cycle])
+    per_hit = combos["clusters_per_hit"].to_numpy(float) if "clusters_per_hit" in combos else 1.0  # every cluster pays
+    rates = np.concatenate([combos["hits"].to_numpy(float) * per_hit / sheet.cycle, scat["hits"].to_numpy(float) / sheet.cycle])
     return values, rates
 
 
@@ -196,7 +197,8 @@ def win_data(source) -> WinData:
         name = _game_name(source)
         if source.distribution is not None:
             d = source.distribution
-            return _exact_data(name, d.values, d.probabilities, d.max_win, "exact", f"{source.mode}-game spin wins")
+            what = getattr(source, "covers", "base game").replace(" ", "-") if source.mode == "base" else f"{source.mode}-game"
+            return _exact_data(name, d.values, d.probabilities, d.max_win, "exact", f"{what} spin wins")
         values, rates = _award_outcomes(source)
         data = _exact_data(name, values, rates, source.max_win, "per award")
         return data
@@ -467,14 +469,14 @@ def symbol_rtp(sheet) -> pd.Series:
 
 
 def rtp_by_symbol(sheet, ax=None) -> Figure:
-    """Share of the exact base-game RTP paid by each symbol's line wins (and each scatter), in percent."""
+    """Share of the exact base-game (or first-drop) RTP paid by each symbol's wins (and each scatter), in percent."""
     share = symbol_rtp(sheet)
     fig, ax = _new_axes(ax, figsize=(8.0, max(2.0, 0.4 * len(share) + 1.2)))
     bars = _barh(ax, list(share.index), share.to_numpy(), color="tab:purple")
     ax.bar_label(bars, labels=[f"{v:.1%}" for v in share], padding=4, fontsize="small")
     ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0))
     ax.margins(x=0.15)
-    ax.set_xlabel(f"share of base-game RTP ({sheet.rtp:.4%})")
+    ax.set_xlabel(f"share of the exact {getattr(sheet, 'covers', 'base game')} RTP ({sheet.rtp:.4%})")
     ax.set_title(_titled(_game_name(sheet), "RTP by symbol"))
     ax.grid(True, axis="x", alpha=0.3)
     return fig

@@ -47,7 +47,10 @@ class RoundTemplate:
     wilds, reel heights and bonus awards a file declares (the ``classic``
     template does; a game's own round pays plain left-to-right lines, so
     validation refuses them in its files); ``buys``: its round can start its
-    feature directly, for a ``[bet_modes.*]`` with ``buy = true``.
+    feature directly, for a ``[bet_modes.*]`` with ``buy = true``;
+    ``exact_part``: what the exact PAR sheet of its base mode covers, as the
+    reports and editors name it (the spin's first screen: "base game", or a
+    tumble's "first drop", whose cascades are simulated).
     """
 
     name: str
@@ -57,6 +60,7 @@ class RoundTemplate:
     summary: str = ""
     declared_pays: bool = False
     buys: bool = False
+    exact_part: str = "base game"
 
     def round_model(self, game, stake: float | None = None):
         """The simulator's :class:`~workbench.simulate.model.RoundModel` of ``game`` at ``stake``."""
@@ -151,6 +155,16 @@ def find_template(name: str) -> RoundTemplate | None:
         return _registered[name]
     _load_entry_points()
     return _registered.get(name)
+
+
+def exact_part(game_module: str) -> str:
+    """What the exact PAR sheet of a game of round template ``game_module`` covers (:attr:`RoundTemplate.exact_part`;
+    "base game" for a template the registry cannot find)."""
+    try:
+        found = find_template(game_module)
+    except RegistryError:
+        found = None
+    return found.exact_part if found is not None else "base game"
 
 
 def template(name: str) -> RoundTemplate:

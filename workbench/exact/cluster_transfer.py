@@ -303,7 +303,8 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
     ``final[foff[s] + node]``; joint patterns of reel ``r``: rows ``qoff[r]..qoff[r + 1]`` of ``jpat`` (each
     symbol's pattern), ``jgrp`` (each paying scatter group's count) and ``jw`` (weight).  Returns (weight, sum of
     weight x pay, sum of weight x pay^2, weight of screens paying nothing, largest pay, largest joint layer); a
-    layer over ``states_max`` returns weight 0."""
+    layer over ``states_max`` returns weight 0.  The last reel's states are not stored: its screens are summed as
+    they close."""
     n_sym = off.shape[0]
     n_groups = gmode.shape[0]
     n_reels = qoff.shape[0] - 1
@@ -319,7 +320,7 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
     largest = 1
     field = np.zeros(n_fields, dtype=np.int64)
     key = np.zeros(words, dtype=np.int64)
-    for r in range(n_reels):
+    for r in range(n_reels - 1):
         cap_t = 1024
         while cap_t < 4 * n:
             cap_t *= 2
@@ -397,28 +398,36 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
         keys, w, s1, s2, z, mx = k2[:n2], w2[:n2], a2[:n2], b2[:n2], z2[:n2], m2[:n2]
         n = n2
         largest = max(largest, n)
-    # the last reel: open components close, scatter groups pay
+    # the last reel is not stored: each state's screens close every open component and pay the scatter groups
     total_w = 0
     total_a = 0
     total_b = 0.0
     total_z = 0
     best = 0
+    r = n_reels - 1
     for i in range(n):
         for f in range(n_fields):
             field[f] = (keys[i, f // 4] >> np.int64(16 * (f % 4))) & 0xFFFF
-        c = 0
-        for s in range(n_sym):
-            c += final[foff[s] + field[s]]
-        for g in range(n_groups):
-            c += gpays[g, code_count(gmode[g], field[n_sym + g])]
-        total_w += w[i]
-        total_a += s1[i] + c * w[i]
-        fc = float(c)
-        total_b += s2[i] + 2.0 * fc * float(s1[i]) + fc * fc * float(w[i])
-        if c == 0:
-            total_z += z[i]
-        if mx[i] + c > best:
-            best = mx[i] + c
+        wi = w[i]
+        ai = s1[i]
+        bi = s2[i]
+        for q in range(qoff[r], qoff[r + 1]):
+            c = 0
+            for s in range(n_sym):
+                e = off[s, r] + field[s] * npat[s, r] + jpat[q, s]
+                c += units[e] + final[foff[s] + trans[e]]
+            for g in range(n_groups):
+                code = update_code(gmode[g], gcap[g], field[n_sym + g], jgrp[q, g])
+                c += gpays[g, code_count(gmode[g], code)]
+            cnt = jw[q]
+            total_w += wi * cnt
+            total_a += (ai + c * wi) * cnt
+            fc = float(c)
+            total_b += (bi + 2.0 * fc * float(ai) + fc * fc * float(wi)) * float(cnt)
+            if c == 0:
+                total_z += z[i] * cnt
+            if mx[i] + c > best:
+                best = mx[i] + c
     return total_w, total_a, total_b, total_z, best, largest
 
 

@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ExactBudgetError, WorkbenchError
+from ..registry import exact_part
 from ..model import Game, StripSet
 from ..stats import WinDistribution, WinStatistics
 from ..pays.lines import LineAutomaton, combination_counts, line_automaton, line_state_counts
@@ -556,6 +557,8 @@ class ParSheet:
                  full_cycle: bool | str = "auto"):
         self.game = game
         self.mode = mode
+        #: what the sheet covers, as reports name it: "base game", or a tumble game's "first drop" (before the cascades)
+        self.covers = exact_part(game.game_module)
         self.analyses = analyses
         self.automaton = automaton
         self.scale = scale
@@ -702,7 +705,8 @@ class ParSheet:
         % of hits (of paying spins) and % of RTP.
 
         Exact from the full-cycle distribution (``basis`` "spin"); without it, by
-        single award (each line, ways or scatter win on its own, ``basis`` "award").
+        single award (each line, ways or scatter win on its own, ``basis`` "award"; ``hits`` then counts awards:
+        a cluster game's every cluster pays its band's pay, a ways win pays its mean per hit).
         """
         cols = ["award", "hits", "probability", "one_in", "hits_pct", "rtp_pct", "basis"]
         rows = []
@@ -721,14 +725,17 @@ class ParSheet:
         game, scale = self.game, self.scale
         totals = self.line_hits.sum(axis=0) if self.line_hits.size else []
         units = self.combo_units.sum(axis=0) if self.combo_units is not None else None
+        cluster = game.pays.rule == "cluster"
         for c, combo in enumerate(self.automaton.combinations):
             hits = int(totals[c])
             if not hits:
                 continue
-            if units is not None:
+            if units is not None and not cluster:
                 award = Fraction(int(units[c]), hits)
             else:
                 award = Fraction(scale.units(game.bet.credits(combo.paid, game.bet.line_pay_unit)))
+                if cluster:  # every cluster is an award of the band's pay: count the clusters, not the screens
+                    hits = int(units[c]) // int(award)
             merged[award] = merged.get(award, 0) + hits
         for name, group in game.scatters.items():
             for count, hits in enumerate(self.scatter_hits[name]):
@@ -837,8 +844,9 @@ class ParSheet:
         """Hits % and pays % by award level (x total bet).
 
         From the whole-spin distribution when the full cycle was enumerated
-        (``basis`` = "spin"), otherwise from the line and scatter awards
-        (``basis`` = "award").
+        (``basis`` = "spin"), otherwise from the line, ways, cluster and scatter
+        awards (``basis`` = "award": awards per spin at each level; every
+        cluster is an award of its band's pay).
         """
         levels = list(PRIZE_LEVELS) + [math.inf]
         if self.distribution is not None:
@@ -852,11 +860,15 @@ class ParSheet:
             line_unit = float(bet.in_total_bets(Fraction(1), bet.line_pay_unit))
             scat_unit = np.array([float(bet.in_total_bets(Fraction(1), u)) for u in scat["unit"]])
             award = combos["pay"].to_numpy() * line_unit
-            if self.combo_units is not None:  # ways: the pay of a hit depends on its ways; use the mean per hit
+            per_spin = combos["hits"].to_numpy(dtype=float) / self.cycle
+            if self.combo_units is not None and self.game.pays.rule == "cluster":
+                # every cluster is an award of its band's pay: clusters per spin, not screens
+                per_spin = self.combo_units.sum(axis=0).astype(float) / np.maximum(award * self.scale.cost_units, 1e-300) / self.cycle
+            elif self.combo_units is not None:  # ways: the pay of a hit depends on its ways; use the mean per hit
                 hits = np.maximum(combos["hits"].to_numpy(dtype=float), 1.0)
                 award = self.combo_units.sum(axis=0).astype(float) / hits / self.scale.cost_units
             values = np.concatenate([award, scat["pay"].to_numpy() * scat_unit, [0.0]])
-            probs = np.concatenate([combos["hits"].to_numpy(dtype=float) / self.cycle, scat["probability"].to_numpy(), [0.0]])
+            probs = np.concatenate([per_spin, scat["probability"].to_numpy(), [0.0]])
             basis = "award"
         rows = []
         total_pay = float(np.sum(values * probs)) or 1.0

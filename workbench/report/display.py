@@ -138,3 +138,11 @@ def show_table(df: pd.DataFrame, caption: str | None = None, empty: str = "none"
         display(HTML(f"<p><i>{escape(empty)}</i></p>"))
         return
     display(HTML(table_html(df)))
+
+
+def show_note(text: str | None) -> None:
+    """Display a paragraph of explanation (nothing for None)."""
+    from IPython.display import HTML, display
+
+    if text:
+        display(HTML(f"<p>{escape(text)}</p>"))

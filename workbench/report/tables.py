@@ -140,9 +140,58 @@ def symbol_table(game) -> pd.DataFrame:
             "height (rows)": s.height,
             "reels": ", ".join(map(str, s.reels)) if s.reels else "all",
             "max visible per reel": s.max_visible if s.max_visible is not None else "-",
-            "line pays": ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(pays.items())) or "-",
+            pays_column(game): ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(pays.items())) or "-",
         })
     return _frame(rows, "symbol")
+
+
+def pays_column(game) -> str:
+    """The name of the symbol table's pays column: what a symbol's paytable entry is under the pay rule, and its unit."""
+    kind = {"ways": "ways pays (per way)", "scatter_pays": "pays by count anywhere", "cluster": "pays by cluster size"}.get(
+        game.pays.rule, "line pays (by count)")
+    return f"{kind}, x {game.bet.line_pay_unit.replace('_', ' ')}"
+
+
+def symbol_title(game) -> str:
+    """Caption of the symbol table."""
+    return f"Symbols ({pays_column(game)})"
+
+
+def par_intro(sheet) -> str:
+    """What the PAR sheet's counts mean under the game's pay rule, what it covers and how it was computed."""
+    rule = sheet.game.pays.rule
+    counted = {
+        "lines": "Hits are counted over the full cycle of equally likely stop combinations (all lines); the probability "
+                 "of a line combination is per line and spin",
+        "ways": "Hits are the screens, over the full cycle of equally likely stop combinations, that pay a ways "
+                "combination; its RTP counts every way",
+        "scatter_pays": "Hits are the screens, over the full cycle of equally likely stop combinations, on which a "
+                        "symbol's count pays",
+        "cluster": "Hits are the screens, over the full cycle of equally likely stop combinations, that hold at least "
+                   "one cluster of the size band; its RTP counts every such cluster",
+    }[rule]
+    text = f"{counted}; RTP is per total bet."
+    covers = getattr(sheet, "covers", "base game")
+    if covers != "base game":
+        text += (f" The sheet covers each spin's {covers} only; what the round pays after it (the cascades, "
+                 "features) is simulated: see the RTP by component.")
+    if sheet.distribution is None and sheet.distribution_note:
+        text += f" Every figure below is exact; only the win distribution is not computed ({_why_no_distribution(sheet)})."
+    return text
+
+
+def _why_no_distribution(sheet) -> str:
+    note = sheet.distribution_note or "not computed"
+    prefix = "full-cycle distribution not computed: "
+    return note[len(prefix):] if note.startswith(prefix) else note
+
+
+def distribution_text(sheet) -> str | None:
+    """Why the report shows no exact win distribution (None when it does)."""
+    if sheet.distribution is not None:
+        return None
+    return (f"No exact win distribution of the {getattr(sheet, 'covers', 'base game')} ({_why_no_distribution(sheet)}); "
+            "the distribution below is simulated (whole rounds, every feature included).")
 
 
 def paytable_table(game) -> pd.DataFrame:
@@ -316,18 +365,19 @@ def key_figures(sheet, est, sim=None) -> pd.DataFrame:
         }
 
     mw = f"max win (x total bet){at}"
-    data = {"exact base game": column(sheet, 0.0, 0.0),
+    exact = f"exact {getattr(sheet, 'covers', 'base game')}"
+    data = {exact: column(sheet, 0.0, 0.0),
             "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}
-    data["exact base game"][mw] = f"{fmt_x(sheet.max_win)} (exact maximum)"
+    data[exact][mw] = f"{fmt_x(sheet.max_win)} (exact maximum)"
     if not getattr(sheet, "max_win_exact", True):
-        data["exact base game"][mw] = f"{fmt_x(sheet.max_win)} to {fmt_x(sheet.max_win_upper)} (search stopped)"
+        data[exact][mw] = f"{fmt_x(sheet.max_win)} to {fmt_x(sheet.max_win_upper)} (search stopped)"
     whole = data["whole game (exact + conditional)"]
     if cap:
         whole[mw] = f"{fmt_x(cap)} (the cap; largest known {fmt_x(est.max_win)})"
     elif any(s.samples for s in est.strata):
-        whole[mw] = f"not bounded (no cap); largest known {fmt_x(est.max_win)}"
+        whole[mw] = f"no exact bound (no cap); largest known {fmt_x(est.max_win)}"
     else:
-        whole[mw] = data["exact base game"][mw]
+        whole[mw] = data[exact][mw]
     if sim is not None:
         label = f"simulated ({sim.spins:,} rounds)"
         data[label] = column(sim, sim.rtp_ci95, sim.jackpot_rtp)
@@ -343,16 +393,17 @@ def combinations_table(sheet) -> pd.DataFrame:
     1 in N, RTP (x total bet) and share of the RTP."""
     c = sheet.combinations
     unit = sheet.game.bet.line_pay_unit.replace("_", " ")
-    ways = {"ways per hit": [f"{w:,.4f}" for w in c["ways_per_hit"]]} if "ways_per_hit" in c else {}
+    ways = {"ways per hit": [f"{w:,.4f}" if h else "-" for w, h in zip(c["ways_per_hit"], c["hits"])]} \
+        if "ways_per_hit" in c else {}
     if "clusters_per_hit" in c:
-        ways = {"clusters per hit": [f"{w:,.4f}" for w in c["clusters_per_hit"]]}
+        ways = {"clusters per hit": [f"{w:,.4f}" if h else "-" for w, h in zip(c["clusters_per_hit"], c["hits"])]}
     return pd.DataFrame({
         "combination": c["combination"],
         f"pay (x {unit}{' per way' if 'ways per hit' in ways else ' per cluster' if ways else ''})": [fmt_money(p) for p in c["pay"]],
         **ways,
         "hits": [f"{h:,}" for h in c["hits"]],
         "probability": [fmt_prob(p) for p in c["probability"]],
-        "1 in": [fmt_num(x, 2) for x in c["one_in"]],
+        "1 in": [fmt_num(x, 2) if h else "never" for x, h in zip(c["one_in"], c["hits"])],
         "RTP": [fmt_pct(x) for x in c["rtp"]],
         "share of RTP": [fmt_pct(x, 2) for x in c["rtp_share"]],
     }).set_index("combination")
@@ -554,7 +605,7 @@ def stake_table(stake_results: dict) -> pd.DataFrame:
 def volatility_table(sheet, est) -> pd.DataFrame:
     """Spread of the win per round: std, volatility index (x total bet), spins for a ±1 % / ±0.1 % RTP band."""
     rows = []
-    for label, s in (("exact base game", sheet), ("whole game", est)):
+    for label, s in ((f"exact {getattr(sheet, 'covers', 'base game')}", sheet), ("whole game", est)):
         stats = s.statistics if hasattr(s, "statistics") else s
         rows.append({"": label, "std (x total bet)": fmt_num(stats.std), "VI 90 %": fmt_num(stats.volatility_index(0.90)),
                      "VI 95 %": fmt_num(stats.volatility_index(0.95)),
@@ -685,7 +736,7 @@ def exceedance_table(sheet, sim, levels=EXCEEDANCE_LEVELS) -> pd.DataFrame:
     for level in levels:
         row = {"win at least": fmt_x(level)}
         if exact is not None:
-            row["exact base game"] = fmt_one_in(exact.sf(level))
+            row[f"exact {getattr(sheet, 'covers', 'base game')}"] = fmt_one_in(exact.sf(level))
         if sim_data is not None:
             i = int(np.searchsorted(edges, level * (1 - 1e-9)))
             row["simulated"] = fmt_one_in(float(tail[i])) if i < len(tail) else "never"
@@ -701,20 +752,23 @@ def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
     at = f" at stake {stake}" if stake else ""
     cap = est.model.cap_total_bets
     features = any(s.samples for s in est.strata) or any(s.probability > 0 for s in est.strata)
+    part = getattr(sheet, "covers", "base game")
+    adj = part.replace(" ", "-")  # "base-game max win", "first-drop max win"
     if getattr(sheet, "max_win_exact", True):
-        base = f"{fmt_x(sheet.max_win)} total bet (exact: the largest win of one base-game spin over every stop combination)"
+        one = "one base-game spin" if part == "base game" else f"the {part} of one spin"
+        base = f"{fmt_x(sheet.max_win)} total bet (exact: the largest win of {one} over every stop combination)"
     else:
         base = (f"at least {fmt_x(sheet.max_win)}, at most {fmt_x(sheet.max_win_upper)} total bet "
                 "(the exact search stopped at its budget)")
-    rows = [("exact base-game max win", base)]
+    rows = [(f"exact {adj} max win", base)]
     if sheet.distribution is not None:
         p = sheet.distribution.pmf(sheet.max_win)
         d = sheet.distribution
         hits = int(d.hits[-1]) if len(d.hits) and d.max_win == sheet.max_win else None
-        rows.append(("odds of the base-game max win", f"{fmt_one_in(p)} spins"
+        rows.append((f"odds of the {adj} max win", f"{fmt_one_in(p)} spins"
                      + (f" ({fmt_count(hits, 'stop combination')} of {d.cycle:,} in the cycle)" if hits else "")))
     elif getattr(sheet, "distribution_note", None):
-        rows.append(("exact base-game distribution", sheet.distribution_note))
+        rows.append((f"exact {adj} distribution", sheet.distribution_note))
     if cap:
         money = f" = {cap * float(est.model.stake):,.2f} {game.bet.currency}".rstrip() if est.model.stake else ""
         rows.append(("max-win cap", f"{fmt_x(cap)} total bet{at}{money}: a round whose wins reach it is paid the cap and ends"))
@@ -722,7 +776,8 @@ def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
     elif not features and not est.jackpot_rtp:
         whole = f"{fmt_x(sheet.max_win)} total bet (the game is the base game: its exact maximum)"
     else:
-        whole = (f"not bounded: no cap, and the features can pay more than any analysed round; the largest "
+        beyond = "the features" if part == "base game" else f"the simulated part of a round (after its {part})"
+        whole = (f"no exact bound: no cap, and {beyond} can pay more than any analysed round; the largest "
                  f"known is {fmt_x(est.max_win)} total bet")
     rows.insert(0, ("theoretical max win (whole game)", whole))
     if not cap:

@@ -376,4 +376,5 @@ TUMBLE = RoundTemplate(
             "conditional: a tumble stratum and one per trigger count).",
     declared_pays=True,
     buys=True,
+    exact_part="first drop",
 )

@@ -41,7 +41,9 @@ has a ``tumble`` stratum of probability 1 (natural spins whose features are not 
 
 Counters: ``tumble:cascades`` (winning drops after the first), ``tumble:multiplied`` (chains paid
 x a multiplier symbol), ``tumble:limit`` (chains cut by ``max_cascades``), ``free_spins``,
-``free_spins:spins``, ``free_spins:retriggers``, ``free_spins:limit``.
+``free_spins:spins``, ``free_spins:retriggers``, ``free_spins:limit``, ``tumble:rounds`` (paid spins
+whose cascades or multiplier symbols paid more than the first drop: the reported starts of the
+``tumble`` feature).
 """
 
 from __future__ import annotations
@@ -68,8 +70,8 @@ from .free_spins import bought, lines_count_states
 from .windows import virtual_strips
 
 COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
-            "free_spins:retriggers", "free_spins:limit")
-CASCADES, MULTIPLIED, CASCADE_LIMIT, FS_STARTED, FS_SPINS, FS_RETRIGGERS, FS_LIMIT = range(len(COUNTERS))
+            "free_spins:retriggers", "free_spins:limit", "tumble:rounds")
+CASCADES, MULTIPLIED, CASCADE_LIMIT, FS_STARTED, FS_SPINS, FS_RETRIGGERS, FS_LIMIT, TUMBLE_ROUNDS = range(len(COUNTERS))
 RULE_CODES = {"scatter_pays": 0, "ways": 1, "lines": 2, "cluster": 3}
 
 # The pay rule on an explicit screen: ``rule`` (RULE_CODES); scatter_pays: ``anywhere`` (pays.anywhere.AnywhereArrays)
@@ -362,7 +364,9 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
             adjust[p.comp_tumble] += float(paid) * (p.mean_value * n_m - m)
         paid *= m
     amounts[p.comp_rule] += first
-    amounts[p.comp_tumble] += paid - first
+    if paid > first:
+        amounts[p.comp_tumble] += paid - first
+        counters[TUMBLE_ROUNDS] += 1
     if stratum < 0 and p.has_fs and count >= p.min_count:
         play_free_spins(p, rng, amounts, adjust, counters, count, False)
 
@@ -547,7 +551,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
         rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),
     )
-    features = [Feature("tumble", "tumble:cascades", ("tumble",))]
+    features = [Feature("tumble", "tumble:rounds", ("tumble",))]
     if has_fs:
         features.append(Feature("free_spins", "free_spins", ("free_spins",)))
     return RoundModel(game=game, components=tuple(comps), counters=COUNTERS, params=params, run_chunk=run_chunk,

@@ -25,6 +25,7 @@ import ipywidgets as W
 from ..errors import ReelsetError, WorkbenchError
 from ..model import Game
 from ..io import example_games, save_game, shipped_games
+from ..registry import exact_part
 from .session import EditSession
 from .summary import ParResult, diff_html, exactness, metrics_table_html, timed_par
 
@@ -200,8 +201,8 @@ class EditorPanel:
 
     def _part_label(self) -> str:
         mode = self.mode
-        if mode == "base":
-            return "base game"
+        if mode == "base":  # "base game", or a tumble game's "first drop" (its cascades are simulated)
+            return exact_part(self.session.game.game_module)
         paid = [name for name, m in self.session.game.bet_modes.items() if m.strip_sets == mode]
         if paid:  # the strips of a bet mode's paid spins (an ante): their first screen, x the base total bet
             return f"bet mode {', '.join(paid)}: its paid spin's first screen, x the base total bet (not x its cost),"
@@ -226,14 +227,29 @@ class EditorPanel:
             head = ("<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'>not estimated</b></span> "
                     f"— press <b>{html.escape(self.estimate_control)}</b> (exact base game + conditional simulation of the features)")
         else:
-            value, ci, stale = self.whole_rtp = whole
+            value, ci, stale = whole
             terms = self.feature_terms
-            mark = (" <b class='wb-stale' style='color:#a50e0e'>stale: an edit touched the features since the estimate — "
-                    "estimate again</b>" if stale else "")
+            covers = exact_part(self.session.game.game_module)
+            how = f"exact {covers} + feature terms held from the estimate"
+            if stale and terms.moves_with_base_strips:
+                # the held part moves with every stop: the current strips' figure would mix the new exact part with an
+                # old simulated one, so the figure shown is the estimate's own, for the strips before the edit
+                from ..tuning import measure
+
+                try:
+                    value = measure(self._terms_game, "base", terms, strata=True)["rtp"]
+                    how = "estimated for the strips before the edit"
+                except WorkbenchError:
+                    pass
+            self.whole_rtp = (value, ci, stale)
+            what = ("the simulated " + ", ".join(f"'{n}'" for n in terms.moves_with_base_strips) + " part moves with every "
+                    "stop and table, and an edit changed one" if terms.moves_with_base_strips else
+                    "an edit touched the features")
+            mark = (f" <b class='wb-stale' style='color:#a50e0e'>stale: {what} since the estimate — estimate again</b>"
+                    if stale else "")
             grey = " style='color:#888'" if stale else ""  # a stale figure must not look as good as a fresh one
             head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'{grey}>{100 * value:.4f} % ± {100 * ci:.4f} %"
-                    f"</b></span> (95 %; exact base game + feature terms held from the estimate, seed {terms.seed}, "
-                    f"{terms.samples:,} rounds){mark}")
+                    f"</b></span> (95 %; {how}, seed {terms.seed}, {terms.samples:,} rounds){mark}")
         return f"{head}<br>{part}{self._modes_line()}"
 
     def _modes_line(self) -> str:
