@@ -126,6 +126,7 @@ class EditorPanel:
         self.feature_terms = None  # FeatureTerms of the last estimate (games with features)
         self.mode_terms: dict = {}  # bet mode name -> FeatureTerms of that mode's last estimate
         self._terms_game = None  # the game the held terms were estimated for
+        self._terms_value = None  # the whole-game figure of the held terms for that game (None: not computed yet)
         self.whole_rtp = None  # (value, ci95, stale) of the headline, or None
         self.auto_estimate = True
         self.whole_button = button("Estimate whole game", "estimate-whole", "calculator",
@@ -234,13 +235,15 @@ class EditorPanel:
             if stale and terms.moves_with_base_strips:
                 # the held part moves with every stop: the current strips' figure would mix the new exact part with an
                 # old simulated one, so the figure shown is the estimate's own, for the strips before the edit
-                from ..tuning import measure
+                if self._terms_value is None:
+                    from ..tuning import measure
 
-                try:
-                    value = measure(self._terms_game, "base", terms, strata=True)["rtp"]
-                    how = "estimated for the strips before the edit"
-                except WorkbenchError:
-                    pass
+                    try:
+                        self._terms_value = measure(self._terms_game, "base", terms, strata=True)["rtp"]
+                    except WorkbenchError:
+                        self._terms_value = False
+                if self._terms_value is not False:
+                    value, how = self._terms_value, "estimated for the strips before the edit"
             self.whole_rtp = (value, ci, stale)
             what = ("the simulated " + ", ".join(f"'{n}'" for n in terms.moves_with_base_strips) + " part moves with every "
                     "stop and table, and an edit changed one" if terms.moves_with_base_strips else
@@ -315,6 +318,7 @@ class EditorPanel:
     def set_feature_terms(self, terms, game: Game) -> None:
         """Hold ``terms`` (estimated for ``game``) for the headline."""
         self.feature_terms, self._terms_game = terms, game
+        self._terms_value = None  # the held terms' whole-game figure for that game (computed when first shown)
 
     def _stale(self, terms, game: Game) -> bool:
         """Whether an edit since the estimate touched what held ``terms`` depend on (:func:`feature_parts`; the base
