@@ -267,15 +267,13 @@ def _games(args) -> list[str]:
 def plain_number(v: float) -> str:
     """A table float with 6 significant digits and never in scientific notation (as a test lab reads them):
     ``2.57349e-05 -> 0.0000257349``, ``92044900.3 -> 92,044,900``."""
-    import numpy as np
+    import math
 
-    if not np.isfinite(v):
+    from .report.formats import fmt_prob
+
+    if not math.isfinite(v):
         return str(v)
-    if v == 0:
-        return "0"
-    if abs(v) >= 1e6:
-        return f"{v:,.0f}"
-    return np.format_float_positional(v, precision=6, unique=False, fractional=False, trim="-")
+    return f"{v:,.0f}" if abs(v) >= 1e6 else fmt_prob(v, 6)
 
 
 def render_par_text(sheet, z: float | None = None) -> str:

@@ -36,11 +36,12 @@ def feature_amounts(game: Game) -> list[Fraction]:
     """The amounts (x total bet) the game's round template pays from ``[features]``: every parameter it declares as
     paid money (``Param.pays``: a number, or the named field of each entry of a table), so that each is a whole
     number of pay units.  A template the registry does not know declares nothing."""
+    from ..errors import RegistryError
     from ..registry import find_template
 
     try:
         template = find_template(game.game_module)
-    except Exception:  # noqa: BLE001 - an installed template that fails to load is reported where it is used
+    except RegistryError:  # an installed template that fails to load is reported where the game is played
         template = None
     if template is None:
         return []

@@ -145,6 +145,11 @@ def symbol_table(game) -> pd.DataFrame:
     return _frame(rows, "symbol")
 
 
+def covers(sheet) -> str:
+    """What an exact sheet covers ("base game", a tumble game's "first drop"; "base game" for a sheet-like stand-in)."""
+    return getattr(sheet, "covers", "base game")
+
+
 def pays_column(game) -> str:
     """The name of the symbol table's pays column: what a symbol's paytable entry is under the pay rule, and its unit."""
     kind = {"ways": "ways pays (per way)", "scatter_pays": "pays by count anywhere", "cluster": "pays by cluster size"}.get(
@@ -171,9 +176,9 @@ def par_intro(sheet) -> str:
                    "one cluster of the size band; its RTP counts every such cluster",
     }[rule]
     text = f"{counted}; RTP is per total bet."
-    covers = getattr(sheet, "covers", "base game")
-    if covers != "base game":
-        text += (f" The sheet covers each spin's {covers} only; what the round pays after it (the cascades, "
+    part = covers(sheet)
+    if part != "base game":
+        text += (f" The sheet covers each spin's {part} only; what the round pays after it (the cascades, "
                  "features) is simulated: see the RTP by component.")
     if sheet.distribution is None and sheet.distribution_note:
         text += f" Every figure below is exact; only the win distribution is not computed ({_why_no_distribution(sheet)})."
@@ -190,7 +195,7 @@ def distribution_text(sheet) -> str | None:
     """Why the report shows no exact win distribution (None when it does)."""
     if sheet.distribution is not None:
         return None
-    return (f"No exact win distribution of the {getattr(sheet, 'covers', 'base game')} ({_why_no_distribution(sheet)}); "
+    return (f"No exact win distribution of the {covers(sheet)} ({_why_no_distribution(sheet)}); "
             "the distribution below is simulated (whole rounds, every feature included).")
 
 
@@ -365,7 +370,7 @@ def key_figures(sheet, est, sim=None) -> pd.DataFrame:
         }
 
     mw = f"max win (x total bet){at}"
-    exact = f"exact {getattr(sheet, 'covers', 'base game')}"
+    exact = f"exact {covers(sheet)}"
     data = {exact: column(sheet, 0.0, 0.0),
             "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}
     data[exact][mw] = f"{fmt_x(sheet.max_win)} (exact maximum)"
@@ -605,7 +610,7 @@ def stake_table(stake_results: dict) -> pd.DataFrame:
 def volatility_table(sheet, est) -> pd.DataFrame:
     """Spread of the win per round: std, volatility index (x total bet), spins for a ±1 % / ±0.1 % RTP band."""
     rows = []
-    for label, s in ((f"exact {getattr(sheet, 'covers', 'base game')}", sheet), ("whole game", est)):
+    for label, s in ((f"exact {covers(sheet)}", sheet), ("whole game", est)):
         stats = s.statistics if hasattr(s, "statistics") else s
         rows.append({"": label, "std (x total bet)": fmt_num(stats.std), "VI 90 %": fmt_num(stats.volatility_index(0.90)),
                      "VI 95 %": fmt_num(stats.volatility_index(0.95)),
@@ -736,7 +741,7 @@ def exceedance_table(sheet, sim, levels=EXCEEDANCE_LEVELS) -> pd.DataFrame:
     for level in levels:
         row = {"win at least": fmt_x(level)}
         if exact is not None:
-            row[f"exact {getattr(sheet, 'covers', 'base game')}"] = fmt_one_in(exact.sf(level))
+            row[f"exact {covers(sheet)}"] = fmt_one_in(exact.sf(level))
         if sim_data is not None:
             i = int(np.searchsorted(edges, level * (1 - 1e-9)))
             row["simulated"] = fmt_one_in(float(tail[i])) if i < len(tail) else "never"
@@ -752,7 +757,7 @@ def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
     at = f" at stake {stake}" if stake else ""
     cap = est.model.cap_total_bets
     features = any(s.samples for s in est.strata) or any(s.probability > 0 for s in est.strata)
-    part = getattr(sheet, "covers", "base game")
+    part = covers(sheet)
     adj = part.replace(" ", "-")  # "base-game max win", "first-drop max win"
     if getattr(sheet, "max_win_exact", True):
         one = "one base-game spin" if part == "base game" else f"the {part} of one spin"
