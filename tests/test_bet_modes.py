@@ -38,12 +38,17 @@ def test_every_mode_is_reported_x_its_own_cost():
     assert base.cost == 1 and base.base_part == pytest.approx(par(game, full_cycle=False).rtp, rel=1e-12)
     # the ante's exact part: its own strips' first screen, divided by its price
     assert ante.base_part == pytest.approx(par(game.in_bet_mode("ante"), full_cycle=False).rtp / 1.25, rel=1e-12)
-    assert ante.rtp == pytest.approx(ante.estimate.rtp / 1.25, rel=1e-12) and ante.rtp_ci95 <= 0.004 + 1e-12
+    # one unit everywhere: the mode's own estimate is x its cost already, as is every figure of the mode
+    assert ante.estimate.unit == "x the cost of bet mode ante (1.25 x total bet)" and ante.unit == ante.estimate.unit
+    assert ante.rtp == ante.estimate.rtp and ante.rtp_ci95 <= 0.004 + 1e-12
+    ante_sheet = par(game.in_bet_mode("ante"), full_cycle=False)
+    for name, part in ante_sheet.components.items():  # its exact first-screen parts, x its price
+        assert ante.estimate.components[name].value == pytest.approx(part / 1.25, rel=1e-12)
     # a buy has no base spin: one stratum, probability 1, every round a feature
     model = round_model(game.in_bet_mode("coin_buy"))
     assert [(s.name, s.probability) for s in model.strata] == [("hold_and_respin:6 (bought)", 1)]
     assert buy.base_part == 0 and buy.hit_frequency == pytest.approx(1.0)
-    assert buy.rtp == pytest.approx(buy.estimate.strata[0].mean_extra / 27, rel=1e-12)
+    assert buy.rtp == pytest.approx(buy.estimate.strata[0].mean_extra, rel=1e-12)
     for m in modes.values():
         assert 0.9 < m.rtp < 1.0 and m.volatility_index(0.90) == pytest.approx(1.6448536269514722 * m.std)
 
@@ -51,12 +56,13 @@ def test_every_mode_is_reported_x_its_own_cost():
 @pytest.mark.parametrize("name, mode", [(COINS, "ante"), (COINS, "coin_buy"), (FREE, "bonus_buy")])
 def test_end_to_end_in_each_mode_agrees_with_exact_plus_conditional(name, mode):
     game = load_game(name)
-    cost = float(game.all_bet_modes[mode].cost)
     played = game.in_bet_mode(mode)
     result = simulate(played, 300_000, seed=5)
-    est = estimate_rtp(played, precision=0.003 * cost, seed=6)
+    est = estimate_rtp(played, precision=0.003, seed=6)
+    assert result.unit == est.unit and result.unit.startswith(f"x the cost of bet mode {mode}")
+    assert 0.5 < result.rtp < 1.5  # x the mode's cost, not x the base bet
     both = math.hypot(result.rtp_ci95, est.rtp_ci95) / 1.96
-    assert abs(result.rtp - est.rtp) < 4.5 * both, (result.rtp / cost, est.rtp / cost)
+    assert abs(result.rtp - est.rtp) < 4.5 * both, (result.rtp, est.rtp)
     if game.all_bet_modes[mode].buy:
         features = next(iter(result.features.values()))
         assert features.one_in == pytest.approx(1.0)  # every round is a bought feature
@@ -79,7 +85,7 @@ def test_cli_lists_every_mode():
     assert data["bet_modes"][1]["cost_x_total_bet"] == 31 and 0.9 < data["bet_modes"][1]["rtp"] < 1.0
     text = subprocess.run([sys.executable, "-m", "workbench.cli", "rtp", FREE, "--precision", "0.004", "--bet-mode", "bonus_buy"],
                           capture_output=True, text=True, timeout=300)
-    assert text.returncode == 0 and "bet mode bonus_buy (cost 31 x total bet" in text.stdout
+    assert text.returncode == 0 and "x the cost of bet mode bonus_buy (31 x total bet)" in text.stdout
     assert "bonus_buy" in text.stdout.split("bet modes")[1]
     bad = subprocess.run([sys.executable, "-m", "workbench.cli", "rtp", FREE, "--bet-mode", "turbo"], capture_output=True, text=True,
                          timeout=300)

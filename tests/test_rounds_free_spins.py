@@ -395,10 +395,11 @@ def test_ways_table_game_buy_draws_the_bought_counts_spins(tmp_path):
     result = simulate(bought, 20_000, seed=18)
     spins = result.counters["free_spins:spins"] - 0  # 8 or 12 spins, then retriggers
     assert result.counters["free_spins"] == 20_000 and spins >= 8 * 20_000
-    buy = estimate_rtp(bought, precision=0.05, seed=19).strata[0]
-    base = estimate_rtp(game, precision=0.004, seed=20).strata[0]
-    both = math.hypot(buy.ci95, base.ci95) / 1.96
-    assert abs(buy.mean_extra - base.mean_extra) < 4.5 * both, (buy, base)
+    buy = estimate_rtp(bought, precision=0.05, seed=19).strata[0]  # x the buy's cost
+    base = estimate_rtp(game, precision=0.004, seed=20).strata[0]  # x total bet
+    cost = float(bought.bet_mode.cost)
+    both = math.hypot(buy.ci95 * cost, base.ci95) / 1.96
+    assert abs(buy.mean_extra * cost - base.mean_extra) < 4.5 * both, (buy, base)
 
 
 @pytest.mark.parametrize("features, tables, key, message", [

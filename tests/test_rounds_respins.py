@@ -213,10 +213,11 @@ def test_special_coins_equal_the_slow_reference(n):
     for component in ("coins", "coins:collected", "coins:multiplied", "jackpot:mini", "jackpot:grand"):
         wins = [float(r.get(component, 0) / game.bet.cost) for r in runs]
         mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
-        mine = result.components[component]
+        mine = result.components[component]  # x the buy's cost
+        cost = float(bought.bet_mode.cost)
         assert mine.value > 0
-        both = math.hypot(se, mine.ci95 / 1.96)
-        assert abs(mine.value - mean) < 4.5 * both + 1e-12, (n, component, mine.value, mean, both)
+        both = math.hypot(se, mine.ci95 * cost / 1.96)
+        assert abs(mine.value * cost - mean) < 4.5 * both + 1e-12, (n, component, mine.value, mean, both)
 
 
 def test_a_collector_collects_the_value_coins_of_its_landing_too():
@@ -228,8 +229,10 @@ def test_a_collector_collects_the_value_coins_of_its_landing_too():
     result = simulate(game, 20_000, seed=24)
     # 9 cells, each a 5 coin or a collector (1 : 1): E[collected] = E[c (9 - c)] x 5 = (9 x 4.5 - (9 x 0.25 + 20.25)) x 5
     expected = (9 * 4.5 - (9 * 0.25 + 4.5**2)) * 5
-    assert result.components["coins"].value == pytest.approx(9 * 0.5 * 5, rel=0.02)
-    assert abs(result.components["coins:collected"].value - expected) < 4.5 * result.components["coins:collected"].ci95 / 1.96
+    cost = float(game.bet_mode.cost)  # the buy's figures are x its cost
+    assert result.components["coins"].value * cost == pytest.approx(9 * 0.5 * 5, rel=0.02)
+    collected = result.components["coins:collected"]
+    assert abs(collected.value * cost - expected) < 4.5 * collected.ci95 * cost / 1.96
 
 
 def gallery_coins_game(tmp_path):
@@ -261,8 +264,9 @@ def test_gallery_copy_with_special_coins_end_to_end_agrees_with_exact_plus_condi
     bought = simulate(buy, 50_000, seed=27)
     six = est.strata[0]
     assert six.name == "hold_and_respin:6"
-    both = math.hypot(bought.rtp_ci95, six.ci95) / 1.96
-    assert abs(bought.rtp - six.mean_extra) < 4.5 * both, (bought.rtp, six.mean_extra)
+    cost = float(buy.bet_mode.cost)  # the buy's RTP is x its cost; the stratum's mean x total bet
+    both = math.hypot(bought.rtp_ci95 * cost, six.ci95) / 1.96
+    assert abs(bought.rtp * cost - six.mean_extra) < 4.5 * both, (bought.rtp, six.mean_extra)
 
 
 @pytest.mark.parametrize("entry, key, message", [

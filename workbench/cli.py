@@ -386,24 +386,28 @@ def cmd_par(args) -> int:
 
 
 def _print_estimates(result, label: str) -> None:
-    print(f"{label}: {result.model.game.name}" + (f" at stake {result.model.stake:g}" if result.model.stake else ""))
+    mode = result.model.game.bet_mode
+    where = f", bet mode {mode.name}" if mode.name != "base" else ""
+    print(f"{label}: {result.model.game.name}{where}" + (f" at stake {result.model.stake:g}" if result.model.stake else ""))
+    unit = result.unit  # x total bet, or x the bet mode's own cost
+    print(f"  every amount      {unit}")
     print(f"  RTP               {100 * result.rtp:9.4f} %  +- {100 * result.rtp_ci95:.4f} % (95 %)")
     if result.jackpot_rtp:
         print(f"    game            {100 * result.game_rtp:9.4f} %")
         print(f"    jackpots        {100 * result.jackpot_rtp:9.4f} %")
-    print("  components (% of total bet, +- 95 %):")
+    print(f"  components (% {'of total bet' if unit == 'x total bet' else 'of the mode cost'}, +- 95 %):")
     for name, est in result.components.items():
         print(f"    {name:28s} {100 * est.value:9.4f} +- {100 * est.ci95:.4f}  [{est.source}]")
     print(f"  hit frequency     {100 * result.hit_frequency:9.4f} %   (1 in {result.hit_rate_one_in:.2f})")
-    print(f"  std               {result.std:9.4f} x bet")
+    print(f"  std               {result.std:9.4f} {unit}")
     print(f"  volatility index  {result.volatility_index(0.90):9.4f} (90 %), {result.volatility_index(0.95):.4f} (95 %)")
-    print(f"  max win           {result.max_win:9.2f} x bet")
+    print(f"  max win           {result.max_win:9.2f} {unit}")
     cap_units = getattr(result.model, "max_win_units", 0)
     if cap_units:  # the bet mode's max_win: what it takes (component cap) and how often a round reaches it
         cap = result.components.get("cap")
         p = result.max_win_probability
         ci = getattr(result, "max_win_probability_ci95", None)
-        print(f"  max_win cap       {cap_units / result.cost_units:9,.2f} x bet, reached in {100 * p:.4f} %"
+        print(f"  max_win cap       {cap_units / result.cost_units:9,.2f} x total bet (as declared), reached in {100 * p:.4f} %"
               + (f" +- {100 * ci:.4f} %" if ci is not None else "") + " of rounds"
               + (f" (1 in {1 / p:,.1f})" if p else "")
               + (f", costs {100 * -cap.value:.4f} +- {100 * cap.ci95:.4f} % RTP" if cap is not None else ""))
@@ -418,7 +422,7 @@ def cmd_simulate(args) -> int:
 
     if args.checkpoint:
         check_output_file(args.checkpoint)
-    game = load_game(args.game)
+    game = _in_bet_mode(load_game(args.game), args.bet_mode)
     result = simulate(game, args.spins, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
                       chunk_size=args.chunk, progress=not args.quiet and sys.stderr.isatty(), checkpoint=args.checkpoint)
     with _stops_deferred():  # the result is made: print all of it
@@ -431,7 +435,7 @@ def cmd_simulate(args) -> int:
             if result.model.cap_total_bets:
                 print(f"  cap               {result.model.cap_total_bets:,.1f} x bet, reached in {result.cap_fraction:.3g} of rounds")
             for name, f in result.features.items():
-                print(f"  feature {name:20s} 1 in {f.one_in:10.1f}  average win {f.average_win:.3f} x bet")
+                print(f"  feature {name:20s} 1 in {f.one_in:10.1f}  average win {f.average_win:.3f} {result.unit}")
             print(f"  set-up            {result.setup_seconds:.3f} s (round model and tables; compiled code from the cache)")
             print(f"  speed             {result.spins_per_second:,.0f} spins/s over {result.elapsed:.3f} s of spinning")
         sys.stdout.flush()
@@ -446,13 +450,9 @@ def cmd_rtp(args) -> int:
     options = dict(workers=args.workers, scheduler=args.scheduler, stake=args.stake, max_seconds=args.max_seconds)
     mode = None
     if args.bet_mode is not None:
-        if args.bet_mode not in game.all_bet_modes:
-            raise WorkbenchError(f"--bet-mode: {game.name} has no bet mode {args.bet_mode!r} (modes: "
-                             f"{', '.join(game.all_bet_modes)})")
-        mode = game.all_bet_modes[args.bet_mode]
-        game = game.in_bet_mode(args.bet_mode)
-    precision = args.precision * float(mode.cost) if mode is not None else args.precision
-    result = estimate_rtp(game, min(precision, 0.5), args.seed, progress=not args.quiet and sys.stderr.isatty(), **options)
+        game = _in_bet_mode(game, args.bet_mode)
+        mode = game.bet_mode
+    result = estimate_rtp(game, args.precision, args.seed, progress=not args.quiet and sys.stderr.isatty(), **options)
     modes = []
     if mode is None and game.bet_modes and not result.interrupted:
         modes = [BetModeEstimate(game.all_bet_modes["base"], result)]
@@ -468,19 +468,26 @@ def cmd_rtp(args) -> int:
             print_json(out)
         else:
             title = "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else "")
-            if in_mode is not None:
-                title += f", bet mode {mode.name} (cost {float(mode.cost):g} x total bet; figures x total bet, see below)"
             _print_estimates(result, title)
             print("  trigger states:")
             for s in result.strata:
                 if not s.probability:
                     continue  # a combination of triggers the strips cannot show
                 print(f"    {s.name:28s} 1 in {1 / s.probability if s.probability else math.inf:10.1f}  "
-                      f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} x bet  ({s.samples:,} rounds)")
+                      f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} {result.unit}  ({s.samples:,} rounds)")
             if in_mode is not None or modes:
                 _print_bet_modes([in_mode] if in_mode is not None else modes)
         sys.stdout.flush()
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
+
+
+def _in_bet_mode(game, name: str | None):
+    """``game`` played in bet mode ``name`` (None: as loaded), or a WorkbenchError listing the modes."""
+    if name is None:
+        return game
+    if name not in game.all_bet_modes:
+        raise WorkbenchError(f"--bet-mode: {game.name} has no bet mode {name!r} (modes: {', '.join(game.all_bet_modes)})")
+    return game.in_bet_mode(name)
 
 
 def _print_bet_modes(modes: list) -> None:
@@ -707,6 +714,8 @@ def build_parser() -> argparse.ArgumentParser:
                         f"in parts) or a multiple of it; default {SIMULATE_BLOCK:,}. The results do not depend on it")
     p.add_argument("--checkpoint", metavar="FILE", type=path_text,
                    help="save progress here; rerun with it to resume (also after Ctrl-C or SIGTERM)")
+    p.add_argument("--bet-mode", metavar="NAME",
+                   help="play this [bet_modes.*] (every figure x its own cost); default: the base game")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)

@@ -142,10 +142,11 @@ def parse_keep(text: str, current: dict) -> Keep:
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class FeatureTerms:
-    """The feature part of the RTP, held from one exact + conditional estimate (x total bet).
+    """The feature part of the RTP, held from one exact + conditional estimate (x the cost of the bet mode
+    estimated, as every estimate: x total bet in the base game).
 
     ``means`` maps each trigger state to its mean extra win per round in that
-    state (x total bet), ``probabilities`` to its exact probability when
+    state (same unit), ``probabilities`` to its exact probability when
     estimated; ``value(probabilities)`` is sum p x mean + jackpots, with other
     probabilities when the edit moves the triggers.  ``ci95`` is the estimate's
     95 % half-width of the feature part.
@@ -202,9 +203,10 @@ class FeatureTerms:
 # measuring a game
 # ---------------------------------------------------------------------------
 def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, strata: bool = False) -> dict:
-    """The figures the tuner works with, exact for the base game (x total bet).
+    """The figures the tuner works with, exact for the base game.
 
-    ``rtp`` is the whole game: exact base game + ``terms`` (held feature terms;
+    ``rtp`` (x the cost of the game's bet mode, as every RTP a user reads; x total bet in the base game) is the
+    whole game: exact base game + ``terms`` (held feature terms;
     with ``strata`` the trigger states' probabilities are recomputed for this
     game), less what the bet mode's ``max_win`` takes from first screens that
     alone pass it (exact, from the full cycle, as in
@@ -213,17 +215,19 @@ def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, s
     (probability per spin) are of the base game (first screen), exact.
     """
     sheet = par(game, mode, full_cycle=False)
+    price = float(game.bet_mode.cost)  # the sheet is x the base total bet; the RTP is x the mode's cost
+    first = 0.0 if game.bet_mode.buy else sheet.rtp  # a bought feature plays no base spin
     feature = 0.0
     if terms is not None and terms.present:
         model = round_model(game)
         probs = {s.name: s.probability for s in model.strata} if strata else None
         feature = terms.value(probs)
-        if game.max_win is not None and mode == "base":
+        if game.max_win is not None and mode == "base" and not game.bet_mode.buy:
             cut = base_screen_cap(game, model, sheet)
             if cut is not None:  # the held strata estimate E[R - min(B, cap) | s]: the first screens' excess is exact
-                feature -= float(cut.excess_units) / model.params.cost_units
+                first -= float(cut.excess_units) / model.params.cost_units
     out = {
-        "rtp": sheet.rtp + feature,
+        "rtp": first / price + feature,
         "base_rtp": sheet.rtp,
         "hit_frequency": sheet.hit_frequency,
         "std": sheet.std,

@@ -241,7 +241,8 @@ def first_drop_groups(p, amounts, into):
             c = 0
             for row in range(rows[r]):
                 c += g_arr.member[g, screen[r, row]]
-            code = update_code(g_arr.mode[g], g_arr.cap[g], code, c)
+            # counted in full (not up to the pay table's largest count): the trigger may need more than it pays for
+            code = update_code(g_arr.mode[g], 1 << 30, code, c)
         count = code_count(g_arr.mode[g], code)
         units = g_arr.pays[g, min(count, g_arr.cap[g])]
         if units > 0:

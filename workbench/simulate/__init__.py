@@ -152,7 +152,7 @@ def simulate(
                 bar.close()
         elapsed = time.perf_counter() - start
         total = lane.result()
-        trace = lane.trace_frame(model.params.cost_units)
+        trace = lane.trace_frame(model.params.cost_units * float(game.bet_mode.cost))
         jackpots = None
         if model.jackpots and total.rounds:
             jackpots = simulate_jackpots(model.jackpots, model.stake, total.rounds, chunk_generator(seed, 0, STREAM_JACKPOTS))
@@ -206,7 +206,8 @@ def estimate_rtp(
     """RTP by exact base game + conditional simulation of each trigger state.
 
     Stops when the combined 95 % half-width is at most ``precision`` (a
-    fraction, 0 < precision < 1: 0.0002 = 0.02 %), or after ``max_seconds``
+    fraction, 0 < precision < 1: 0.0002 = 0.02 %, x the cost of the bet mode played, as every figure of the
+    result), or after ``max_seconds``
     (finite, above 0).  Samples are allocated to the trigger states in blocks
     of :data:`RTP_BLOCK` (2^16) rounds, in proportion to probability x spread
     (Neyman allocation) after a pilot block per state, at most
@@ -276,14 +277,14 @@ def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **op
     """
     out = []
     for name, mode in game.all_bet_modes.items():
-        estimate = estimate_rtp(game.in_bet_mode(name), precision=min(float(precision * mode.cost), 0.5), seed=seed, **options)
+        estimate = estimate_rtp(game.in_bet_mode(name), precision=precision, seed=seed, **options)
         out.append(BetModeEstimate(mode, estimate))
     return out
 
 
 def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar,
               base_cap=None) -> RtpEstimate:
-    cost = model.params.cost_units
+    price = model.params.cost_units * float(model.game.bet_mode.cost)  # a round's price in pay units: precision is x it
     start = time.perf_counter()
     interrupted = False
     try:
@@ -311,14 +312,14 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, s
                     sd = math.sqrt(max(res.extra[1] / n - mean * mean, 0.0))
                     sigma[i] = p * sd
                     var += (p * sd) ** 2 / n
-                half = 1.959963984540054 * math.sqrt(var) / cost
+                half = 1.959963984540054 * math.sqrt(var) / price
                 if half <= precision:
                     break
                 if max_seconds is not None and time.perf_counter() - start > max_seconds:
                     break
                 # Neyman allocation of the samples still needed
                 total_sigma = sum(sigma.values())
-                needed = (1.959963984540054 * total_sigma / (precision * cost)) ** 2
+                needed = (1.959963984540054 * total_sigma / (precision * price)) ** 2
                 batch = {}
                 for i in active:
                     target = needed * sigma[i] / total_sigma if total_sigma else 0

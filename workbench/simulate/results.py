@@ -1,7 +1,10 @@
 """Result objects of simulations, in the spirit of scipy.stats results.
 
-All amounts are in multiples of the total bet; ``rtp`` values are fractions
-(0.946 = 94.6 %); ``*_ci95`` are 95 % confidence half-widths.
+All amounts are in multiples of what the round costs: the total bet in the
+base game, the bet mode's own price in a ``[bet_modes.*]`` mode (a 100x buy
+returning 104.5 x the base bet reads ``rtp`` 1.045); ``unit`` says which, and
+``mode_cost`` is that price x the base game's total bet.  ``rtp`` values are
+fractions (0.946 = 94.6 %); ``*_ci95`` are 95 % confidence half-widths.
 """
 
 from __future__ import annotations
@@ -18,6 +21,19 @@ from .jackpots import JackpotRun
 from .model import RoundModel
 
 Z95 = 1.959963984540054
+
+
+def mode_cost(model: RoundModel) -> float:
+    """What one round of the model's bet mode costs, x the base game's total bet (1 in the base game)."""
+    return float(model.game.bet_mode.cost)
+
+
+def unit_label(model: RoundModel) -> str:
+    """The unit every amount of a result of this model is given in."""
+    mode = model.game.bet_mode
+    if mode.name == "base" and mode.cost == 1:
+        return "x total bet"
+    return f"x the cost of bet mode {mode.name} ({float(mode.cost):g} x total bet)"
 
 
 @dataclass(frozen=True)
@@ -69,10 +85,13 @@ class SimulationResult(WinStatistics):
         self.setup_seconds = 0.0  # building the round model and its tables (set by simulate)
         self.interrupted = interrupted
         self.raw = total
-        cost = model.params.cost_units
+        #: one round's price in pay units: the base total bet x the bet mode's cost (every amount is x this)
+        cost = model.params.cost_units * mode_cost(model)
         n = total.rounds
         self.spins = n
-        self.cost_units = cost
+        self.cost_units = model.params.cost_units  # the base game's total bet in pay units
+        self.mode_cost = mode_cost(model)
+        self.unit = unit_label(model)
         mean = total.totals[1] / n if n else 0.0
         var = max(total.squares[0] / n - mean * mean, 0.0) if n else 0.0
         self.game_rtp = mean / cost
@@ -100,7 +119,8 @@ class SimulationResult(WinStatistics):
             max_win=total.maxwin[0] / cost,
         )
         self.max_win_count = int(total.maxwin[1])
-        self.bucket_edges = BUCKET_EDGES
+        # the compiled buckets are x the base total bet: the same buckets, x the mode's cost
+        self.bucket_edges = BUCKET_EDGES / self.mode_cost
         self.bucket_counts = total.hist.copy()
         counters = dict(zip(model.counters, total.counters.tolist()))
         self.counters = counters
@@ -121,8 +141,9 @@ class SimulationResult(WinStatistics):
             self.options[opt.name] = {alt: self.rtp - chosen + self.components[comp].value for alt, comp in opt.alternatives.items()}
 
     def component_totals(self) -> dict[str, Fraction]:
-        """Component -> total paid over the run, exactly, in x total bet (sum over rounds, not a mean)."""
-        return {name: Fraction(int(self.raw.comp_sum[k]), self.cost_units) for k, name in enumerate(self.model.components)}
+        """Component -> total paid over the run, exactly, x the mode's cost (sum over rounds, not a mean)."""
+        price = self.cost_units * self.model.game.bet_mode.cost
+        return {name: Fraction(int(self.raw.comp_sum[k])) / price for k, name in enumerate(self.model.components)}
 
     @property
     def total_won_units(self) -> int:
@@ -130,8 +151,8 @@ class SimulationResult(WinStatistics):
         return int(self.raw.totals[1])
 
     def total_won(self) -> Fraction:
-        """What the rounds paid in all, exactly, in x total bet (jackpots not included)."""
-        return Fraction(self.total_won_units, self.cost_units)
+        """What the rounds paid in all, exactly, x the mode's cost (jackpots not included)."""
+        return Fraction(self.total_won_units) / (self.cost_units * self.model.game.bet_mode.cost)
 
     @property
     def max_win_units(self) -> int:
@@ -146,6 +167,9 @@ class SimulationResult(WinStatistics):
         nonzero = np.flatnonzero(self.bucket_counts)
         return {
             "game": self.model.game.name,
+            "bet_mode": self.model.game.bet_mode.name,
+            "unit": self.unit,
+            "mode_cost_x_total_bet": self.mode_cost,
             "spins": self.spins,
             "requested_spins": self.requested,
             "interrupted": self.interrupted,
@@ -236,7 +260,8 @@ class RtpEstimate(WinStatistics):
     ``rtp`` = exact base game + sum over trigger states of P(state) x E[extra
     win | state] + jackpots.  ``components`` map names to :class:`Estimate`
     (exact, conditional or analytic); ``strata`` list the trigger states;
-    ``rtp_ci95`` combines the states' half-widths.
+    ``rtp_ci95`` combines the states' half-widths.  Every amount (RTP, components, std, max win, the strata's
+    mean extra) is x the cost of the bet mode played (``unit``; the total bet in the base game).
     """
 
     def __init__(self, model: RoundModel, sheet, strata_results: dict, *, seed: int, elapsed: float,
@@ -249,7 +274,9 @@ class RtpEstimate(WinStatistics):
         self.precision = precision
         self.interrupted = interrupted
         cost = model.params.cost_units
-        self.cost_units = cost
+        self.cost_units = cost  # the base game's total bet in pay units
+        self.mode_cost = mode_cost(model)
+        self.unit = unit_label(model)
         self.components = {k: Estimate(v, 0.0, "exact") for k, v in sheet.components.items()}
         base_second = sheet.std**2 + sheet.rtp**2
         extra = 0.0
@@ -301,7 +328,6 @@ class RtpEstimate(WinStatistics):
                 continue
             if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
                 self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, "conditional")
-        self.jackpot_rtp = jackpot_rtp
         if model.jackpots:
             self.components["jackpots"] = Estimate(jackpot_rtp, 0.0, "analytic")
         if cap_units:
@@ -311,10 +337,19 @@ class RtpEstimate(WinStatistics):
         #: P(a round reaches the bet mode's max_win) and its 95 % half-width (0 without a cap)
         self.max_win_probability = cap_p
         self.max_win_probability_ci95 = Z95 * math.sqrt(cap_var)
-        self.game_rtp = sheet.rtp + extra / cost
-        self.rtp_ci95 = Z95 * math.sqrt(var) / cost if math.isfinite(var) else math.inf
-        rtp = self.game_rtp + jackpot_rtp
-        super().__init__(rtp=rtp, std=math.sqrt(max(second - self.game_rtp**2, 0.0)), hit_frequency=hit, max_win=top)
+        game_rtp = sheet.rtp + extra / cost
+        std = math.sqrt(max(second - game_rtp**2, 0.0))
+        # everything above is x the base total bet; a bet mode's figures are x its own cost
+        per = self.mode_cost
+        if per != 1:
+            self.components = {k: Estimate(e.value / per, e.ci95 / per, e.source) for k, e in self.components.items()}
+            self.strata = [StratumEstimate(s.name, s.probability, s.samples, s.mean_extra / per, s.ci95 / per)
+                           for s in self.strata]
+        self.game_rtp = game_rtp / per
+        self.jackpot_rtp = jackpot_rtp / per
+        self.rtp_ci95 = Z95 * math.sqrt(var) / cost / per if math.isfinite(var) else math.inf
+        rtp = self.game_rtp + self.jackpot_rtp
+        super().__init__(rtp=rtp, std=std / per, hit_frequency=hit, max_win=top / per)
         self.samples = sum(s.samples for s in self.strata)
         self.options = {}
         for opt in model.options:
@@ -327,6 +362,9 @@ class RtpEstimate(WinStatistics):
     def to_dict(self) -> dict:
         return {
             "game": self.model.game.name,
+            "bet_mode": self.model.game.bet_mode.name,
+            "unit": self.unit,
+            "mode_cost_x_total_bet": self.mode_cost,
             "method": "exact + conditional simulation",
             "stake": self.model.stake,
             "rtp": self.rtp,
@@ -521,13 +559,14 @@ def check_invariants(result: SimulationResult, exact_max_units: int | None = Non
 
     scale = pay_scale(game)
     expected_cost = game.bet.cost * scale.denominator
-    rtp = Fraction(total, n * cost) if n else Fraction(0)
+    rtp = Fraction(total, n * cost) / game.bet_mode.cost if n else Fraction(0)  # x the mode's cost, as reported
     bad = int(cost != scale.cost_units) + int(Fraction(cost) != expected_cost)
     bad += int(abs(result.game_rtp - float(rtp)) > 1e-12 * max(1.0, float(rtp)))
     bad += int(abs(result.rtp - (result.game_rtp + result.jackpot_rtp)) > 1e-12)
     checks.append(InvariantCheck(
         "cost", n, bad,
-        f"cost {float(game.bet.cost):g} credits = {cost:,} pay units, RTP {float(rtp):.8f} = total won / (rounds x cost), "
+        f"cost {float(game.bet.cost):g} credits = {cost:,} pay units (x {float(game.bet_mode.cost):g} in bet mode "
+        f"{game.bet_mode.name}), RTP {float(rtp):.8f} = total won / (rounds x cost), "
         f"reported {result.game_rtp:.8f}"))
     return checks
 
@@ -536,8 +575,8 @@ class BetModeEstimate(WinStatistics):
     """One bet mode's figures, x its own cost (``rtp``, ``std``, ``max_win``; ``hit_frequency`` per round).
 
     ``mode`` is the :class:`~workbench.model.BetMode` (``cost`` x the base total bet); ``estimate`` the
-    :class:`RtpEstimate` of the game in that mode, x the base total bet; ``rtp_ci95`` and ``components``
-    (name -> :class:`Estimate`) are x the mode's cost; ``base_part`` what its paid spins' first screens
+    :class:`RtpEstimate` of the game in that mode (x the mode's cost too, as every estimate); ``rtp_ci95`` and
+    ``components`` (name -> :class:`Estimate`) are x the mode's cost; ``base_part`` what its paid spins' first screens
     return exactly (0 for a buy mode).  With a max-win cap (``[bet_modes.NAME] max_win`` or ``[bet] max_win``):
     ``max_win_cap`` (x the *base* game's total bet, as declared; None: no cap), ``cap_cost`` (the RTP the cap
     takes, x the mode's cost: -E[component ``cap``], an :class:`Estimate` with its half-width; 0 without a cap)
@@ -547,20 +586,24 @@ class BetModeEstimate(WinStatistics):
     def __init__(self, mode, estimate: RtpEstimate):
         self.mode = mode
         self.estimate = estimate
+        if estimate.model.game.bet_mode.name != mode.name:
+            raise ValueError(f"BetModeEstimate: the estimate is of bet mode {estimate.model.game.bet_mode.name!r}, "
+                             f"not {mode.name!r}")
         cost = float(mode.cost)
         self.cost = cost
         self.name = mode.name
-        self.rtp_ci95 = estimate.rtp_ci95 / cost
-        self.components = {k: Estimate(e.value / cost, e.ci95 / cost, e.source) for k, e in estimate.components.items()}
-        self.base_part = float(estimate.sheet.rtp) / cost
+        self.unit = estimate.unit
+        self.rtp_ci95 = estimate.rtp_ci95
+        self.components = dict(estimate.components)
+        self.base_part = float(estimate.sheet.rtp) / cost  # the exact sheet is x the base total bet
         units = int(getattr(estimate, "max_win_units", 0) or 0)
         self.max_win_cap = units / estimate.cost_units if units else None
         capped = self.components.get("cap")
         self.cap_cost = Estimate(-capped.value, capped.ci95, capped.source) if capped is not None else Estimate(0.0, 0.0, "exact")
         self.max_win_probability = float(getattr(estimate, "max_win_probability", 0.0))
         self.max_win_probability_ci95 = float(getattr(estimate, "max_win_probability_ci95", 0.0))
-        super().__init__(rtp=estimate.rtp / cost, std=estimate.std / cost, hit_frequency=estimate.hit_frequency,
-                         max_win=estimate.max_win / cost)
+        super().__init__(rtp=estimate.rtp, std=estimate.std, hit_frequency=estimate.hit_frequency,
+                         max_win=estimate.max_win)
 
     def to_dict(self) -> dict:
         return {"mode": self.name, "cost_x_total_bet": self.cost, "buy": self.mode.buy, "rtp": self.rtp,

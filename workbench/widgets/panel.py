@@ -272,16 +272,17 @@ class EditorPanel:
                 parts.append(f"{label} not estimated")
                 continue
             try:
-                value = terms.value() if mode.buy else measure(game.in_bet_mode(name), "base", terms, strata=True)["rtp"]
+                value = measure(game.in_bet_mode(name), "base", terms, strata=True)["rtp"]
             except WorkbenchError as exc:
                 parts.append(f"{label} not available ({html.escape(str(exc))})")
                 continue
-            ci = f" ± {100 * terms.ci95 / cost:.4f} %" if terms.present else " (exact)"
+            # measure() and the held terms are x the mode's own cost already
+            ci = f" ± {100 * terms.ci95:.4f} %" if terms.present else " (exact)"
             if terms.present and self._stale(terms, game):
-                parts.append(f"{label} <span class='wb-mode-rtp' style='color:#888'>{100 * value / cost:.4f} %{ci}</span> "
+                parts.append(f"{label} <span class='wb-mode-rtp' style='color:#888'>{100 * value:.4f} %{ci}</span> "
                              "<b class='wb-stale-mode' style='color:#a50e0e'>stale</b>")
             else:
-                parts.append(f"{label} <span class='wb-mode-rtp'>{100 * value / cost:.4f} %{ci}</span>")
+                parts.append(f"{label} <span class='wb-mode-rtp'>{100 * value:.4f} %{ci}</span>")
         return "<br><span class='wb-bet-modes'>Bet modes, RTP x each mode's own cost: " + "; ".join(parts) + "</span>"
 
     def _whole(self):
@@ -306,9 +307,8 @@ class EditorPanel:
         try:
             self.set_feature_terms(FeatureTerms.estimate(game, precision, 1, max_seconds=max_seconds), game)
             # and every declared bet mode's, to the same precision x its cost
-            self.mode_terms = {name: FeatureTerms.estimate(game.in_bet_mode(name), min(precision * float(mode.cost), 0.5), 1,
-                                                           max_seconds=max_seconds)
-                               for name, mode in game.bet_modes.items()}
+            self.mode_terms = {name: FeatureTerms.estimate(game.in_bet_mode(name), precision, 1, max_seconds=max_seconds)
+                               for name in game.bet_modes}
         except WorkbenchError as exc:
             self.show_error(f"Whole-game estimate failed: {exc}")
         finally:

@@ -287,9 +287,9 @@ class TableWeightsEditor(EditorPanel):
 
             self.set_feature_terms(FeatureTerms.from_estimate(self.estimate_result), game)  # the headline's terms
             precision, seconds = self.precision.value / 100, float(self.max_seconds.value)
-            self.mode_terms = {name: FeatureTerms.estimate(game.in_bet_mode(name), min(precision * float(mode.cost), 0.5),
-                                                           int(self.seed.value), max_seconds=seconds)
-                               for name, mode in game.bet_modes.items()}
+            self.mode_terms = {name: FeatureTerms.estimate(game.in_bet_mode(name), precision, int(self.seed.value),
+                                                           max_seconds=seconds)
+                               for name in game.bet_modes}
         except WorkbenchError as exc:
             self.show_error(f"Estimate failed: {exc}")
         finally:
