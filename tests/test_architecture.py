@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
 
 # lowest first; a module may import only modules of its own layer or lower ones
 LAYERS = [
-    ("errors", "_cache", "_jit"),
+    ("errors", "_cache", "_jit", "_atomic"),
     ("model",),
     ("stats",),
     ("registry",),
@@ -28,7 +28,7 @@ LAYERS = [
     ("exact", "reference"),
     ("simulate",),
     ("rounds", "games"),
-    ("plots", "tuning"),
+    ("plots", "tuning", "lints"),
     ("report",),
     ("widgets",),
     ("cli",),

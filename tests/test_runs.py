@@ -269,23 +269,22 @@ def test_a_run_stopped_with_one_chunk_size_resumes_with_another(classic, tmp_pat
     assert _strip(resumed.to_dict()) == full
 
 
-def test_a_checkpoint_of_the_earlier_format_resumes(classic, tmp_path):
-    from workbench.simulate import engine
-    from workbench.simulate.engine import Piece, RunSpec
+def test_a_checkpoint_of_an_earlier_format_is_refused(classic, tmp_path):
+    """Earlier formats have no checksum, so an edited one cannot be told from a real one: refused, not resumed
+    (tests/test_outputs_safety.py has the checksum's own tests)."""
+    from workbench.simulate.engine import RunSpec, round_model
 
     spins = 3 * SIMULATE_BLOCK
-    full = _strip(simulate(classic, spins, 6).to_dict())
     spec = RunSpec(classic.text, str(classic.path), None, 6, 0)
-    done = {f"-1:{j}": engine.execute_job(spec, (Piece(-1, j, 0, SIMULATE_BLOCK, SIMULATE_BLOCK),))[0][0] for j in (0, 2)}
-    model = engine.round_model(classic)
-    old = {"format": "workbench-checkpoint-1", "done": done,
+    model = round_model(classic)
+    old = {"format": "workbench-checkpoint-1", "done": {},
            "signature": {"kind": "simulate", "game_sha256": spec.game_sha256, "seed": 6, "spins": spins,
                          "chunk_size": SIMULATE_BLOCK, "stake": model.stake}}
     checkpoint = tmp_path / "old.ckpt"
     checkpoint.write_text(json.dumps(old))
-    resumed = simulate(classic, spins, 6, checkpoint=str(checkpoint))
-    assert _strip(resumed.to_dict()) == full
-    assert json.loads(checkpoint.read_text())["format"] == engine.CHECKPOINT_FORMAT
+    with pytest.raises(SimulationError, match="predates the checksum.*delete it to start the run over"):
+        simulate(classic, spins, 6, checkpoint=str(checkpoint))
+    assert json.loads(checkpoint.read_text()) == old
 
 
 def test_work_is_bounded_and_made_lazily(classic, monkeypatch):

@@ -944,15 +944,20 @@ class ParSheet:
         paytable, provenance) use :func:`workbench.report.workbook.write_par_workbook`
         (``workbench par --xlsx`` and the report write that one).
         """
-        with pd.ExcelWriter(path, engine="openpyxl") as writer:
-            self.summary.to_frame().to_excel(writer, sheet_name="summary")
-            self.symbol_counts.to_excel(writer, sheet_name="symbol_counts")
-            self.combinations.to_excel(writer, sheet_name="combinations", index=False)
-            self.per_line.to_excel(writer, sheet_name="per_line")
-            self.scatter_pays.to_excel(writer, sheet_name="scatter_pays", index=False)
-            self.triggers.to_excel(writer, sheet_name="triggers", index=False)
-            self.prize_structure.to_excel(writer, sheet_name="prize_structure", index=False)
-            self.awards.to_excel(writer, sheet_name="awards", index=False)
+        from .._atomic import write_output
+
+        def write(buffer) -> None:
+            with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+                self.summary.to_frame().to_excel(writer, sheet_name="summary")
+                self.symbol_counts.to_excel(writer, sheet_name="symbol_counts")
+                self.combinations.to_excel(writer, sheet_name="combinations", index=False)
+                self.per_line.to_excel(writer, sheet_name="per_line")
+                self.scatter_pays.to_excel(writer, sheet_name="scatter_pays", index=False)
+                self.triggers.to_excel(writer, sheet_name="triggers", index=False)
+                self.prize_structure.to_excel(writer, sheet_name="prize_structure", index=False)
+                self.awards.to_excel(writer, sheet_name="awards", index=False)
+
+        write_output(path, write)  # made in memory, then written atomically: a failure leaves the previous file
 
     def __repr__(self) -> str:
         return (f"ParSheet({self.game.name!r}, mode={self.mode!r}, rtp={self.rtp:.6f}, "

@@ -20,7 +20,7 @@ from .store import (
     example_games,
     validate_file,
 )
-from .atomic import atomic_write_text
+from .atomic import atomic_write_text, write_output
 from .toml import SourceText, parse_text, read_document
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "Saved",
     "SourceText",
     "atomic_write_text",
+    "write_output",
     "build_game",
     "format_strip_text",
     "load_game",

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..io.atomic import write_output
 from .defaults import NONDETERMINISTIC_KEYS, PAR_TABLES, SESSION_BANKROLL, SESSION_SPINS, SESSIONS
 from .formats import _frame
 from .provenance import game_stem
@@ -84,10 +85,11 @@ def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_par_workbook(paths["xlsx"], game, sheet, estimate=estimate if estimate is not None else data.get("rtp_estimate"),
                        provenance=data.get("provenance"), bet_modes=data.get("bet_modes") or ())
+    # each file made in memory and written atomically: a failure (disk full) names the file and leaves the previous one
     for name, df in par_tables(sheet).items():
-        df.to_csv(paths["csv"][name], index=name in ("summary", "symbol_counts", "per_line"))
-    paths["par_json"].write_text(to_json(sheet.to_dict()), encoding="utf-8")
-    paths["report_json"].write_text(to_json(data), encoding="utf-8")
+        write_output(paths["csv"][name], df.to_csv(index=name in ("summary", "symbol_counts", "per_line")))
+    write_output(paths["par_json"], to_json(sheet.to_dict()))
+    write_output(paths["report_json"], to_json(data))
     return paths
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from ..errors import ReportError
 from ..io import render_text
+from ..io.atomic import write_output
 from .defaults import DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_SPINS
 from .files import ReportFiles, output_paths
 from .provenance import game_stem
@@ -24,6 +26,8 @@ from .tables import load_report_game
 ROOT = Path(__file__).resolve().parents[2]  # the repository (holds notebooks/)
 REPORT_NOTEBOOK = ROOT / "notebooks" / "report.ipynb"
 KERNEL_DISPLAY_NAME = "Python 3 (workbench)"
+#: ``python -P``: do not put the working folder first on ``sys.path`` (Python 3.11+)
+SAFE_PATH = ("-P",) if sys.version_info >= (3, 11) else ()
 
 
 # ---------------------------------------------------------------------------
@@ -35,6 +39,12 @@ def kernel_manager_class():
     No kernel spec needs to be installed, and a ``python3`` spec of another
     environment cannot be picked up by mistake; the workbench package this
     process uses comes first on the kernel's ``PYTHONPATH``.
+
+    ``-m ipykernel_launcher`` puts the kernel's working folder first on
+    ``sys.path``, so a planted ``ipykernel_launcher.py`` (or ``numpy.py``) there
+    would run: :func:`execute_notebook` therefore starts the kernel in a fresh
+    private folder, and ``-P`` (Python 3.11+) keeps that folder off
+    ``sys.path`` as well.
     """
     import zmq
     from jupyter_client.kernelspec import KernelSpec
@@ -51,7 +61,7 @@ def kernel_manager_class():
             if self._kernel_spec is None:
                 path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
                 self._kernel_spec = KernelSpec(
-                    argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                    argv=[sys.executable, *SAFE_PATH, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                     display_name=KERNEL_DISPLAY_NAME, language="python", env={"PYTHONPATH": path}, resource_dir="",
                     metadata={"supported_encryption": ["curve"]})
             return self._kernel_spec
@@ -79,7 +89,7 @@ def render_html(notebook_path, html_path, title: str | None = None) -> Path:
                             template_file="workbench_report.html.j2", exclude_input=True, exclude_input_prompt=True,
                             exclude_output_prompt=True, embed_images=True)
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title or Path(notebook_path).stem}})
-    Path(html_path).write_text(body, encoding="utf-8")
+    write_output(html_path, body, error=_cannot_write)  # atomic: a failure leaves the previous page
     return Path(html_path)
 
 
@@ -94,11 +104,38 @@ def _check_parameters(spins, seed, precision, stakes) -> None:
         raise ReportError(f"stakes must be positive numbers, got {stakes!r}")
 
 
-def _failed_cell_message(exc, label: str, partial: Path) -> str:
+def _cannot_write(path: str, reason: str) -> ReportError:
+    return ReportError(f"cannot write {path}: {reason}")
+
+
+def _failed_cell_message(exc, label: str, kept: str) -> str:
     source = (exc.source or "").strip().splitlines()
     first = source[0].strip() if source else ""
     cell = f"cell {exc.cell_index} (In [{exc.exec_count}])" + (f" '{first}'" if first else "")
-    return f"{label} failed in {cell}: {exc.ename}: {exc.evalue}\n  partial notebook kept: {partial}"
+    return f"{label} failed in {cell}: {exc.ename}: {exc.evalue}\n  {kept}"
+
+
+def _keep_notebook(running: Path, output: Path, *, partial: bool) -> str:
+    """Copy the notebook papermill wrote in the private folder to ``output`` (atomically); what was kept.
+
+    For a finished run a failure raises (``cannot write OUTPUT: reason``); for
+    a failed run (``partial``) it is only reported in the returned text, after
+    the failure of the run itself.
+    """
+    if not running.exists():
+        if partial:
+            return "no partial notebook was written"
+        raise ReportError(f"cannot write {output}: the notebook execution wrote no notebook")
+    try:
+        data = running.read_bytes()
+        write_output(output, data, error=_cannot_write)
+    except (OSError, ReportError) as exc:
+        if not partial:
+            if isinstance(exc, ReportError):
+                raise
+            raise _cannot_write(str(output), f"cannot read the executed notebook: {exc.strerror or exc}") from None
+        return f"the partial notebook could not be kept ({exc})"
+    return f"partial notebook kept: {output}" if partial else str(output)
 
 
 def execute_notebook(notebook, output, parameters: dict, *, kernel_name: str | None = None, cwd=None,
@@ -108,22 +145,40 @@ def execute_notebook(notebook, output, parameters: dict, *, kernel_name: str | N
     Runs in ipykernel of this Python unless ``kernel_name`` names an
     installed Jupyter kernel.  Raises :class:`~workbench.errors.ReportError`
     naming the failing cell; the partial executed notebook is kept.
+
+    The kernel runs in ``cwd`` if given, else in a fresh private temporary
+    folder (never the output folder: Python puts a kernel's working folder
+    first on ``sys.path``, so files planted there would run).  papermill saves
+    the notebook after every cell into that private folder; when the run ends
+    (or fails) it is written to ``output`` atomically, so a failure to write
+    leaves the previous ``output`` as it was.
     """
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
 
     label = label or Path(notebook).stem
+    notebook = Path(notebook).absolute()  # papermill changes the working folder while it runs
+    output = Path(output).absolute()
     engine = {} if kernel_name else {"kernel_manager_class": kernel_manager_class()}
-    try:
-        pm.execute_notebook(str(notebook), str(output), parameters=parameters, kernel_name=kernel_name or "python3",
-                            progress_bar=progress, cwd=None if cwd is None else str(cwd),
-                            request_save_on_cell_execute=True, execution_timeout=timeout, **engine)
-    except PapermillExecutionError as exc:
-        raise ReportError(_failed_cell_message(exc, label, Path(output))) from None
-    except Exception as exc:  # the kernel died, timed out or could not start
-        raise ReportError(f"{label}: notebook execution stopped: {type(exc).__name__}: {exc}\n"
-                          f"  partial notebook (if any): {output}") from exc
-    return Path(output)
+    # mode 0700, made for this run (a kernel still writing in it when it is removed must not hide the result)
+    with tempfile.TemporaryDirectory(prefix="workbench-notebook-", ignore_cleanup_errors=True) as private:
+        running = Path(private) / "executed.ipynb"
+        kernel_dir = Path(private) / "kernel"  # empty: nothing in it can be imported
+        kernel_dir.mkdir()
+        try:
+            pm.execute_notebook(str(notebook), str(running), parameters=parameters, kernel_name=kernel_name or "python3",
+                                progress_bar=progress, cwd=str(kernel_dir if cwd is None else Path(cwd).absolute()),
+                                request_save_on_cell_execute=True, execution_timeout=timeout, **engine)
+        except PapermillExecutionError as exc:
+            raise ReportError(_failed_cell_message(exc, label, _keep_notebook(running, output, partial=True))) from None
+        except Exception as exc:  # the kernel died, timed out or could not start
+            kept = _keep_notebook(running, output, partial=True)
+            raise ReportError(f"{label}: notebook execution stopped: {type(exc).__name__}: {exc}\n  {kept}") from exc
+        except BaseException:  # Ctrl-C: keep what ran, then stop
+            _keep_notebook(running, output, partial=True)
+            raise
+        _keep_notebook(running, output, partial=False)
+    return output
 
 
 def report_game_file(game, out_dir) -> Path:
@@ -134,7 +189,7 @@ def report_game_file(game, out_dir) -> Path:
         return path
     copy = Path(out_dir) / f"{game_stem(game)}.toml"
     copy.parent.mkdir(parents=True, exist_ok=True)
-    copy.write_text(render_text(game), encoding="utf-8")
+    write_output(copy, render_text(game), error=_cannot_write)
     return copy
 
 
@@ -169,7 +224,9 @@ def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DE
     parameters = {"game": str(path), "spins": int(spins), "seed": int(seed), "precision": float(precision),
                   "stakes": None if stakes is None else [float(s) for s in stakes], "workers": int(workers),
                   "out_dir": str(out)}
-    execute_notebook(notebook, paths["notebook"], parameters, kernel_name=kernel_name, cwd=out, timeout=timeout,
+    # the kernel runs in a private temporary folder, never in ``out`` (see execute_notebook); the notebook
+    # reads and writes only the absolute paths it is given (game file, out_dir)
+    execute_notebook(notebook, paths["notebook"], parameters, kernel_name=kernel_name, timeout=timeout,
                      progress=progress, label=f"report for {loaded.name}")
     render_html(paths["notebook"], paths["html"], title=f"{loaded.name}: math report")
     missing = [p for p in (paths["xlsx"], paths["par_json"], paths["report_json"], *paths["csv"].values()) if not p.exists()]

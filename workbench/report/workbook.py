@@ -35,6 +35,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..io.atomic import write_output
+
 PERCENT = "0.0000%"
 COUNT = "#,##0"
 AMOUNT = "#,##0.00"
@@ -518,5 +520,6 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
     _paytable(book, game)
     _provenance(book, game, est, provenance)
     out = Path(path)
-    book.save(out)
+    # made in memory, then written atomically: a full disk leaves the previous workbook, not a broken zip
+    write_output(out, book.save)
     return out

@@ -556,6 +556,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if has_fs:
         features.append(Feature("free_spins", "free_spins", ("free_spins",)))
     return RoundModel(game=game, components=tuple(comps), counters=COUNTERS, params=params, run_chunk=run_chunk,
-                      strata=tuple(Stratum(n, p, moves_with_base_strips=(n == "tumble")) for n, p in zip(names, probabilities)),
+                      # the tumble stratum is natural play without the free spins: it plays its first drop
+                      strata=tuple(Stratum(n, p, moves_with_base_strips=(n == "tumble"), first_screen=(n == "tumble"))
+                                   for n, p in zip(names, probabilities)),
                       features=tuple(features),
                       stake=stake, notes={"tumble": "exact first drop + simulated cascades (and free spins by trigger count)"})

@@ -307,6 +307,9 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
     """
     n_comp = len(model.components)
     out = ChunkResult.empty(n_comp, len(model.counters)) if into is None else into
+    conditional = stratum >= 0  # a stratum of the exact + conditional method (its adjustments are kept)
+    if conditional and model.strata[stratum].end_to_end:
+        stratum = -1  # the end-to-end stratum plays natural rounds, accounted as a stratum
     is_exact = np.zeros(n_comp, dtype=np.bool_)
     is_exact[list(model.exact_components)] = True
     is_info = np.zeros(n_comp, dtype=np.bool_)
@@ -315,7 +318,7 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
     acc = Accumulators(
         amounts=np.zeros(n_comp, dtype=np.int64),
         adjust=np.zeros(n_comp),
-        adjusting=np.array([stratum >= 0]),
+        adjusting=np.array([conditional]),
         events=np.zeros(len(model.counters), dtype=np.int64),
         is_exact=is_exact,
         is_info=is_info,

@@ -68,11 +68,17 @@ class Stratum:
 
     ``moves_with_base_strips``: the state's mean extra win changes with any stop of the base strips (a chain
     played on them, such as a tumble's cascades), not only through the trigger probability: it cannot be held
-    while the base strips are edited or tuned."""
+    while the base strips are edited or tuned.  ``first_screen``: a round of the state plays its trigger screen
+    too (drawn given the state), so a max-win cap on the whole round cuts it as in natural play; a state that
+    starts its feature without one cannot carry a cap that the first screen and the feature reach together
+    (:func:`workbench.simulate.plan.checked_plan`).  ``end_to_end``: the state is every round, played as the
+    player plays it (natural play, features and all; :data:`workbench.simulate.plan.WHOLE_ROUND`)."""
 
     name: str
     probability: Fraction
     moves_with_base_strips: bool = False
+    first_screen: bool = False
+    end_to_end: bool = False
 
 
 @dataclass(frozen=True)

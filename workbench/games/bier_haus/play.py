@@ -747,7 +747,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         for kind, label in ((F_NONE, "none"), (F_BEER, "beer_reels"), (F_MUGS, "bigger_mugs")):
             if state == "no_trigger" and kind == F_NONE and not base_screen_can_reach(game, cap_units):
                 continue  # pays exactly the base screen (the exact part): nothing to simulate
-            strata.append(Stratum(f"{state}+{label}", p_state * p_feature.get(kind, Fraction(0))))
+            # a stratum round draws its screen given the state and plays it whole (first_screen)
+            strata.append(Stratum(f"{state}+{label}", p_state * p_feature.get(kind, Fraction(0)), first_screen=True))
             codes.append(code)
             feats.append(kind)
     award_means = wheel_award_means(wheel)

@@ -244,7 +244,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         counters=COUNTERS,
         params=params,
         run_chunk=run_chunk,
-        strata=tuple(Stratum(n, p) for n, p in zip(sampler.names, sampler.probabilities)),
+        # a stratum round draws its screen given the state and plays it whole (first_screen)
+        strata=tuple(Stratum(n, p, first_screen=True) for n, p in zip(sampler.names, sampler.probabilities)),
         features=(
             Feature("super7", "super7", ("super7",)),
             Feature("wheel", "wheel", ("wheel",)),
