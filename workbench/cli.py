@@ -239,18 +239,39 @@ def print_json(data) -> None:
 # commands
 # ---------------------------------------------------------------------------
 def cmd_validate(args) -> int:
-    from .io import validate_file
+    """Errors (exit 2), then design warnings (lints: exit 0, or 2 with --strict); see docs/reelset-format.md."""
+    from .lints import check_file
 
     status = EXIT_OK
+    report = []
     for path in args.files:
-        problems = validate_file(path)
-        if problems:
+        problems = check_file(path)
+        errors = [p for p in problems if not p.is_warning]
+        warnings = [p for p in problems if p.is_warning]
+        if errors or (warnings and args.strict):
             status = EXIT_PROBLEM
-            print(f"{path}: {len(problems)} problem(s)", file=sys.stderr)
-            for p in problems:
-                print(f"  {p}", file=sys.stderr)
+        report.append({"file": str(path), "ok": not errors and not (warnings and args.strict),
+                       "errors": len(errors), "warnings": len(warnings),
+                       "problems": [{"file": p.file, "line": p.line, "key": p.key, "severity": p.severity,
+                                     "message": p.message} for p in problems]})
+        if args.json:
+            continue
+        # a file's lines go to one stream (stderr when they fail it), so they never interleave with another file's
+        failing = bool(errors) or (bool(warnings) and args.strict)
+        out = sys.stderr if failing else sys.stdout
+        if errors:
+            head = f"{path}: {len(errors)} problem(s)" + (f", {len(warnings)} warning(s)" if warnings else "")
+        elif warnings:
+            head = f"{path}: {'ok, ' if not args.strict else ''}{len(warnings)} warning(s)" + (
+                " (--strict: counted as problems)" if args.strict else "")
         else:
-            print(f"{path}: ok")
+            head = f"{path}: ok"
+        print(head, file=out)
+        for p in errors + warnings:
+            print(f"  {p}", file=out)
+        out.flush()
+    if args.json:
+        print_json(report[0] if len(report) == 1 else report)
     return status
 
 
@@ -291,6 +312,7 @@ def render_par_text(sheet, z: float | None = None) -> str:
             "",
             _combinations_heading(sheet),
             sheet.combinations.to_string(index=False),
+            *_lint_lines(sheet),
         ]
         if len(sheet.scatter_pays):
             parts += ["", "Scatter pays", sheet.scatter_pays.to_string(index=False)]
@@ -310,6 +332,13 @@ def render_par_text(sheet, z: float | None = None) -> str:
 
 
 AWARD_ROWS_SHOWN = 60  # the awards-by-value table is printed when it has at most this many rows
+
+
+def _lint_lines(sheet) -> list[str]:
+    """Design warnings the combinations table shows (a higher count as frequent as a lower one; workbench.lints)."""
+    from .lints import par_warning_lines
+
+    return par_warning_lines(sheet)
 
 
 def _summary_lines(sheet) -> list[str]:
@@ -682,8 +711,11 @@ def build_parser() -> argparse.ArgumentParser:
     workers = whole_number(1, MAX_WORKERS)
     spins = whole_number(1, MAX_SPINS, " (10^13)")
 
-    p = sub.add_parser("validate", help="check reelset files; print every problem; exit 2 if any")
+    p = sub.add_parser("validate", help="check reelset files; print every problem, then design warnings; exit 2 if any "
+                                        "problem (or, with --strict, any warning)")
     p.add_argument("files", nargs="+", metavar="FILE", type=game_argument)
+    p.add_argument("--strict", action="store_true", help="count design warnings (lints) as problems: exit 2 on any")
+    p.add_argument("--json", action="store_true", help="print a JSON object per file (errors and warnings) instead")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("par", help="exact PAR sheet of a game's base game")

@@ -24,23 +24,37 @@ class WorkbenchError(Exception):
     """Base class of all workbench errors."""
 
 
+ERROR = "error"
+WARNING = "warning"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a reelset file.
 
     ``key`` is the dotted key path inside the file (``strip_sets.base.reel3``),
-    ``line`` the 1-based line where it was found, when known.
+    ``line`` the 1-based line where it was found, when known.  ``severity`` is
+    :data:`ERROR` (the file is invalid: validation refuses it) or
+    :data:`WARNING` (a *lint*: the file is valid but probably not what its
+    designer meant, see :mod:`workbench.io.lint` and :mod:`workbench.lints`);
+    a warning prints as ``file:line: [key] warning: message``.
     """
 
     file: str
     key: str
     message: str
     line: int | None = None
+    severity: str = ERROR
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == WARNING
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         key = f" [{self.key}]" if self.key else ""
-        return f"{where}:{key} {self.message}"
+        marker = " warning:" if self.is_warning else ""
+        return f"{where}:{key}{marker} {self.message}"
 
 
 class ReelsetError(WorkbenchError):
@@ -77,6 +91,11 @@ class ExactBudgetError(WorkbenchError):
 
 class SimulationError(WorkbenchError):
     """A simulation cannot be run as asked (bad arguments, broken checkpoint...)."""
+
+
+class FirstScreenCutUnknown(SimulationError):
+    """The first screen alone can pass a max-win cap and its exact full-cycle distribution is over the budget, so
+    what the cap takes from first screens is not known exactly (the estimate then simulates every round end to end)."""
 
 
 class ReportError(WorkbenchError):

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import registry
-from ..errors import Problem, ReelsetError
+from ..errors import Problem, ReelsetError, format_key
 from ..model import (
     COUNTING_MODES,
     LINE_DIRECTIONS,
@@ -930,6 +930,7 @@ class _Builder:
         if len(value) > MAX_STRIP_SETS:
             self.problem(("strip_sets",), f"defines {len(value):,} strip sets: at most {MAX_STRIP_SETS}")
         out = {}
+        self.unknown_stops: dict[str, list] = {}  # undeclared symbol -> (key path, line, 0-based stop) of each use
         reel_keys = [f"reel{i + 1}" for i in range(reels)]
         for number, (name, spec) in enumerate(value.items()):
             if number >= MAX_STRIP_SETS:
@@ -952,6 +953,7 @@ class _Builder:
             if mode is None or weight is None or not reels or len(strips) != reels or any(s is None for s in strips):
                 continue
             out[name] = StripSet(name=name, mode=mode, weight=weight, reels=tuple(strips))
+        self.undeclared_symbols(symbols)
         modes: dict[str, int] = {}
         for s in out.values():
             modes[s.mode] = modes.get(s.mode, 0) + s.weight
@@ -977,7 +979,12 @@ class _Builder:
         def report(msg: str, at: int | None = None) -> None:
             self.problem(path, msg, None if at is None else self.source.line_in_string(path, value, at))
 
-        strip = check_strip(value, reel, symbols, rows, report)
+        def unknown(sym: str, stop: int, at: int) -> None:
+            uses = self.unknown_stops.setdefault(sym, [])
+            # the first use's place is all a message names: skip the line lookups of a long flood
+            uses.append((path, self.source.line_in_string(path, value, at) if not uses else None, stop))
+
+        strip = check_strip(value, reel, symbols, rows, report, unknown)
         if strip is None or strip.weights is None:
             return strip
         ok = True
@@ -991,6 +998,27 @@ class _Builder:
             report(f"reel {reel + 1}: stop weights add up to {strip.total_weight:,}: at most {MAX_WEIGHT:,} per strip")
             ok = False
         return strip if ok else None
+
+    def undeclared_symbols(self, symbols: dict) -> None:
+        """One problem per undeclared name on the strips, however many stops use it (a misspelt declaration such as
+        ``TIGER = {}`` against ``TIGRE`` on every strip would otherwise give one per stop, none naming the
+        declaration): at the declaration it is probably a misspelling of, or else at its first use."""
+        for sym, uses in self.unknown_stops.items():
+            path, line, stop = uses[0]
+            count = f"{len(uses):,} stop{'s' if len(uses) > 1 else ''}"
+            first = f"{format_key(path)}, line {line}, stop {stop + 1}" if line else f"{format_key(path)}, stop {stop + 1}"
+            hint = difflib.get_close_matches(sym, list(symbols), n=1) if len(self.problems) < MAX_PROBLEMS else []
+            if hint:
+                near = ("symbols", hint[0])
+                declared = self.source.line_of(near)
+                at = f" (declared at line {declared})" if declared else ""
+                self.problem(near, f"{_name(sym)} is used on {count} but not declared; did you mean {_name(hint[0])}{at}? "
+                                   f"First use: {first}. Correct the spelling on the strips (or in [symbols]), or declare "
+                                   f"{_name(sym)} as a symbol of its own")
+            else:
+                more = f", used on {count} in all" if len(uses) > 1 else ""
+                self.problem(path, f"stop {stop + 1}: unknown symbol {_name(sym)}{more}: declare it in [symbols] "
+                                   f"({sym} = {{}} for a regular symbol) or correct the strip", line)
 
     def tables(self, value: Any) -> dict:
         if self.table(("tables",), value) is None:

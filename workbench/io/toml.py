@@ -31,7 +31,7 @@ from typing import Any
 import tomlkit
 import tomlkit.exceptions
 
-from ..errors import Problem, ReelsetError, format_key
+from ..errors import ERROR, Problem, ReelsetError, format_key
 
 KeyPath = tuple  # of str (table keys) and int (array indices)
 
@@ -78,11 +78,11 @@ class SourceText:
         line, skip_first_newline = start
         return line + int(skip_first_newline) + value.count("\n", 0, char_index)
 
-    def problem(self, path: KeyPath, message: str, line: int | None = None) -> Problem:
+    def problem(self, path: KeyPath, message: str, line: int | None = None, severity: str = ERROR) -> Problem:
         key = format_key(path)
         if len(key) > 200:  # a hostile key of a megabyte would make every message that long
             key = key[:120] + f"... ({len(key):,} characters)"
-        return Problem(self.path, key, message, line or self.line_of(path))
+        return Problem(self.path, key, message, line or self.line_of(path), severity)
 
 
 def read_document(path: str | os.PathLike) -> tuple[tomlkit.TOMLDocument, SourceText]:

@@ -77,10 +77,14 @@ def parse_strip_text(text: str) -> list[tuple[str, str | None, int]]:
     return out
 
 
-def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report) -> Strip | None:
+def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report, unknown=None) -> Strip | None:
     """Parse and validate one strip; ``report(message, char_offset=None)`` for problems.
 
     ``reel`` is 0-based.  Returns the :class:`Strip` or None if it is invalid.
+    With ``unknown``, a stop naming an undeclared symbol is passed to
+    ``unknown(symbol, stop, char_offset)`` (``stop`` 0-based) instead of
+    being reported: the file layer gathers a misspelt name's stops over every
+    strip into one message (one per stop would flood the list).
     """
     tokens = parse_strip_text(text)
     if not tokens:
@@ -90,6 +94,10 @@ def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report) -> Str
     names, weights = [], []
     weighted = False
     for stop, (sym, wtext, at) in enumerate(tokens):
+        if sym not in symbols and unknown is not None:
+            unknown(sym, stop, at)
+            ok = False
+            continue
         if sym not in symbols:
             hint = difflib.get_close_matches(sym, list(symbols), n=1)
             report(f"stop {stop + 1}: unknown symbol {sym!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""), at)

@@ -7,6 +7,8 @@ frequency and probabilities are fractions, formatted as percent by
 
 from __future__ import annotations
 
+import re
+
 import math
 from pathlib import Path
 
@@ -126,6 +128,23 @@ def game_overview(game) -> pd.DataFrame:
         ("weighted tables", ", ".join(game.tables) or "-"),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def _prose(message: str) -> str:
+    """A lint message as a lab reads it in a table: file syntax ("[bet]", "{ 3 = 5 }") spelled out."""
+    message = re.sub(r"\[(\w+)\]", r"section \1", message)
+    return re.sub(r"\{ *([^{}]*?) *\}", r"(\1)", message)
+
+
+def design_warnings_table(game, sheet=None) -> pd.DataFrame:
+    """The game's design warnings (lints, :mod:`workbench.lints`): valid, but probably not what was meant; one row
+    per warning with the key and line it names and what to do.  ``sheet``: the base mode's exact PAR sheet, if
+    computed (the exact lints reuse it)."""
+    from ..lints import lint
+
+    rows = [{"key": p.key or "-", "line": str(p.line) if p.line else "-", "warning": _prose(p.message)}
+            for p in lint(game, sheet=sheet)]
+    return pd.DataFrame(rows, columns=["key", "line", "warning"])
 
 
 def symbol_table(game) -> pd.DataFrame:

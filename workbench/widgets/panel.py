@@ -27,7 +27,7 @@ from ..model import Game
 from ..io import example_games, save_game, shipped_games
 from ..registry import exact_part
 from .session import EditSession
-from .summary import ParResult, diff_html, exactness, metrics_table_html, timed_par
+from .summary import ParResult, design_warnings, diff_html, exactness, lints_html, metrics_table_html, timed_par
 
 #: the feature estimate made when a game with features is opened stops after this long (its CI says how good)
 AUTO_ESTIMATE_SECONDS = 10.0
@@ -178,7 +178,10 @@ class EditorPanel:
             self.current_par = None
             self.show_error(f"PAR not available: {exc}")
         saved = self.saved_par()
-        self.summary.value = metrics_table_html(self.current_par, saved, f"{self.summary_title} — mode {self.mode} (x total bet)")
+        # the game's design warnings under the figures (the exact ones reuse the sheet just computed)
+        self.lints = design_warnings(self.session.game, self.current_par.sheet if self.current_par else None)
+        self.summary.value = (metrics_table_html(self.current_par, saved, f"{self.summary_title} — mode {self.mode} (x total bet)")
+                              + lints_html(self.lints))
         if self.current_par is not None:
             rtp = self.current_par.value("rtp")
             delta = ""

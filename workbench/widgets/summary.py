@@ -14,6 +14,7 @@ import math
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..exact import ParSheet, par
 from ..model import Game, StripSet
@@ -138,6 +139,37 @@ def metrics_table_html(current: ParResult | None, saved: ParResult | None, title
     caption = f"<caption style='text-align:left;font-weight:bold'>{html.escape(title)}</caption>" if title else ""
     head = header_row("metric", "saved file", "current", "delta")
     return f"<table class='wb-summary' style='border-collapse:collapse'>{caption}{head}{''.join(rows)}</table>"
+
+
+@lru_cache(maxsize=8)
+def _source(path: str, text: str):
+    """The lines of a file text's keys (parsed once per text: an edit changes strip values, not where keys are)."""
+    from ..io import parse_text
+
+    return parse_text(text, path)[1]
+
+
+def design_warnings(game: Game, sheet: ParSheet | None = None) -> list:
+    """The design warnings (:mod:`workbench.lints`) of ``game``: the file's, and with ``sheet`` (its base mode's exact
+    PAR, which the editors have computed already) the exact engine's.  Lines are those of the file as loaded."""
+    from ..lints import lint
+
+    try:
+        source = _source(str(game.path or game.name), game.text) if game.text else None
+        return lint(game, source, exact=sheet is not None, sheet=sheet)
+    except Exception:  # noqa: BLE001 - a warning list must never break an editor
+        return []
+
+
+def lints_html(warnings: list) -> str:
+    """A small list of design warnings (key and message) for under the PAR summary."""
+    if not warnings:
+        return "<div class='wb-lints' style='color:#555;font-size:90%;margin-top:4px'>No design warnings.</div>"
+    items = "".join(f"<li class='wb-lint'><code>{html.escape(w.key or '-')}</code> {html.escape(w.message)}</li>"
+                    for w in warnings)
+    return (f"<div class='wb-lints' style='font-size:90%;margin-top:4px;border-left:4px solid #b06000;padding:2px 8px'>"
+            f"<b style='color:#b06000'>Design warnings ({len(warnings)})</b> — valid, but probably not meant"
+            f"<ul style='margin:2px 0 2px 16px;padding:0'>{items}</ul></div>")
 
 
 def symbol_counts(strip_set: StripSet, symbols) -> list[Counter]:
