@@ -147,6 +147,10 @@ def test_a_checkpoint_of_an_earlier_format_is_refused_as_predating_the_check(cla
             simulate(classic, SPINS, 2, checkpoint=str(path))
         assert str(path) in str(info.value) and "delete it to start the run over" in str(info.value)
         assert path.read_text() == text
+    three = json.dumps({**data, "format": "workbench-checkpoint-3"})
+    path.write_text(three)
+    with pytest.raises(SimulationError, match="earlier version .* raw squares"):
+        simulate(classic, SPINS, 2, checkpoint=str(path))
     path.write_text(json.dumps(data))  # this format without its checksum
     with pytest.raises(SimulationError, match="changed or damaged checkpoint: it has no checksum"):
         simulate(classic, SPINS, 2, checkpoint=str(path))

@@ -453,13 +453,15 @@ def cmd_simulate(args) -> int:
         check_output_file(args.checkpoint)
     game = _in_bet_mode(load_game(args.game), args.bet_mode)
     result = simulate(game, args.spins, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
-                      chunk_size=args.chunk, progress=not args.quiet and sys.stderr.isatty(), checkpoint=args.checkpoint)
+                      chunk_size=args.chunk, progress=not args.quiet, checkpoint=args.checkpoint,
+                      max_seconds=args.max_seconds)
     with _stops_deferred():  # the result is made: print all of it
         if args.json:
             print_json(result.to_dict())
         else:
             _print_estimates(result, "Simulation" + (" (interrupted)" if result.interrupted else ""))
-            print(f"  spins             {result.spins:,} of {result.requested:,}")
+            print(f"  spins             {result.spins:,} of {result.requested:,}"
+                  + (" (the time box ended the run)" if result.stopped_by == "time box" else ""))
             print(f"  max win seen      {result.max_win_count} time(s)")
             if result.model.cap_total_bets:
                 print(f"  cap               {result.model.cap_total_bets:,.1f} x bet, reached in {result.cap_fraction:.3g} of rounds")
@@ -471,22 +473,45 @@ def cmd_simulate(args) -> int:
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
 
 
-def cmd_rtp(args) -> int:
-    from .io import load_game
-    from .simulate import BetModeEstimate, estimate_bet_modes, estimate_rtp
+#: ``workbench rtp`` without --precision: a first answer to this precision, within this time box (whole command)
+FIRST_ANSWER_PRECISION = 0.001
+FIRST_ANSWER_SECONDS = 20.0
 
+
+def cmd_rtp(args) -> int:
+    import time
+
+    from .io import load_game
+    from .simulate import BetModeEstimate, estimate_rtp
+
+    started = time.monotonic()
     game = load_game(args.game)
-    options = dict(workers=args.workers, scheduler=args.scheduler, stake=args.stake, max_seconds=args.max_seconds)
+    first_answer = args.precision is None
+    precision = FIRST_ANSWER_PRECISION if first_answer else args.precision
+    box = args.max_seconds if args.max_seconds is not None else (FIRST_ANSWER_SECONDS if first_answer else None)
     mode = None
     if args.bet_mode is not None:
         game = _in_bet_mode(game, args.bet_mode)
         mode = game.bet_mode
-    result = estimate_rtp(game, args.precision, args.seed, progress=not args.quiet and sys.stderr.isatty(), **options)
+    names = [game.bet_mode.name] if mode is not None or not game.bet_modes else list(game.all_bet_modes)
+
+    def estimate(name: str, left_modes: int):
+        # the time box is the whole command's: each mode gets an equal share of what is left
+        share = None if box is None else max(box - (time.monotonic() - started), 0.05) / left_modes
+        return estimate_rtp(game.in_bet_mode(name) if mode is None else game, precision, args.seed, workers=args.workers,
+                            scheduler=args.scheduler, stake=args.stake, max_seconds=share, progress=not args.quiet)
+
+    result = estimate(names[0], len(names))
     modes = []
     if mode is None and game.bet_modes and not result.interrupted:
         modes = [BetModeEstimate(game.all_bet_modes["base"], result)]
-        modes += [m for m in estimate_bet_modes(game, args.precision, args.seed, **options) if m.name != "base"]
+        for k, name in enumerate(names[1:]):
+            other = estimate(name, len(names) - 1 - k)
+            modes.append(BetModeEstimate(game.all_bet_modes[name], other))
+            if other.interrupted:
+                break
     in_mode = BetModeEstimate(mode, result) if mode is not None else None
+    stops = [result.stopped_by] + [m.estimate.stopped_by for m in modes[1:]]
     with _stops_deferred():  # the result is made: print all of it
         if args.json:
             out = result.to_dict()
@@ -498,6 +523,8 @@ def cmd_rtp(args) -> int:
         else:
             title = "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else "")
             _print_estimates(result, title)
+            print(f"  plan              {result.plan}")
+            print(f"  stopped by        {_stop_text(result, precision, first_answer)}")
             print("  trigger states:")
             for s in result.strata:
                 if not s.probability:
@@ -506,8 +533,22 @@ def cmd_rtp(args) -> int:
                       f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} {result.unit}  ({s.samples:,} rounds)")
             if in_mode is not None or modes:
                 _print_bet_modes([in_mode] if in_mode is not None else modes)
+            if "time box" in stops:
+                more = f"--precision {precision:g}" + (f" --max-seconds {10 * box:g}" if args.max_seconds is not None else "")
+                print(f"  note              a time box of {box:g} s cut the run before every mode reached ± "
+                      f"{100 * precision:g} %; for that precision run it again with {more} (and --workers N)")
         sys.stdout.flush()
     return EXIT_INTERRUPTED if result.interrupted else EXIT_OK
+
+
+def _stop_text(result, precision: float, first_answer: bool = False) -> str:
+    """What ended an estimate, with the precision it reached (x the mode's cost)."""
+    reached = f"± {100 * result.rtp_ci95:.4f} % (95 %) after {result.wall_seconds:.1f} s"
+    asked = "the first answer's precision (no --precision given)" if first_answer else "the precision asked for"
+    return {"precision": f"{asked} (± {100 * precision:g} %): {reached}",
+            "time box": f"the time box, before ± {100 * precision:g} %: {reached}",
+            "interrupted": f"an interruption: {reached}",
+            "exact": "nothing to simulate: the RTP is exact"}.get(result.stopped_by, result.stopped_by)
 
 
 def _in_bet_mode(game, name: str | None):
@@ -748,25 +789,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="save progress here; rerun with it to resume (also after Ctrl-C or SIGTERM)")
     p.add_argument("--bet-mode", metavar="NAME",
                    help="play this [bet_modes.*] (every figure x its own cost); default: the base game")
+    p.add_argument("--max-seconds", type=positive_number,
+                   help="time box of the whole command (above 0): it stops then and reports the rounds played")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress report on stderr")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("rtp", help="RTP by exact base game + conditional simulation of features")
     p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
-    p.add_argument("--precision", type=fraction, default=0.0002,
-                   help="target 95 %% half-width (a fraction above 0 and below 1; 0.0002 = 0.02 %%)")
+    p.add_argument("--precision", type=fraction, default=None,
+                   help="target 95 %% half-width x the mode's cost (a fraction above 0 and below 1; 0.0002 = 0.02 %%). "
+                        f"Default: a first answer to ± {100 * FIRST_ANSWER_PRECISION:g} %% within "
+                        f"{FIRST_ANSWER_SECONDS:g} s (all bet modes together; the output says the precision reached)")
     p.add_argument("--seed", type=seed, default=1, help="0 to 2^63 - 1 (default 1)")
     p.add_argument("--workers", type=workers, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address)
     p.add_argument("--stake", type=positive_number, help="total bet in currency, above 0")
     p.add_argument("--max-seconds", type=positive_number,
-                   help="stop after this long (above 0) even if the precision is not reached")
+                   help="time box of the whole command, set-up and every bet mode included (above 0): it stops then "
+                        "with what it has, even if the precision is not reached. Default: none with --precision, "
+                        f"{FIRST_ANSWER_SECONDS:g} s without")
     p.add_argument("--bet-mode", metavar="NAME",
                    help="estimate this [bet_modes.*] only (figures x its own cost); by default a game with bet modes "
                         "also lists every mode")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress report on stderr")
     p.set_defaults(func=cmd_rtp)
 
     from .report.defaults import DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_SPINS

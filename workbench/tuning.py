@@ -161,6 +161,7 @@ class FeatureTerms:
     samples: int
     left_out: bool = False  # True: the game has features, but the designer tunes its base game alone
     moves_with_base_strips: tuple = ()  # states whose means change with any base stop (a tumble's cascades)
+    end_to_end: bool = False  # held from an estimate that played every round end to end (simulate/plan.py)
 
     @classmethod
     def none(cls) -> "FeatureTerms":
@@ -188,7 +189,7 @@ class FeatureTerms:
         probs = {s.name: s.probability for s in est.strata if s.probability > 0}
         moving = tuple(s.name for s in est.model.strata if s.moves_with_base_strips and s.name in means)
         return cls(means, probs, est.jackpot_rtp, est.rtp_ci95, est.seed, est.precision, est.samples,
-                   moves_with_base_strips=moving)
+                   moves_with_base_strips=moving, end_to_end=any(s.end_to_end for s in est.model.strata))
 
     @property
     def present(self) -> bool:
@@ -220,9 +221,10 @@ def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, s
     feature = 0.0
     if terms is not None and terms.present:
         model = round_model(game)
-        probs = {s.name: s.probability for s in model.strata} if strata else None
+        # an end-to-end estimate's one state is every round (probability 1 whatever the strips)
+        probs = {s.name: s.probability for s in model.strata} if strata and not terms.end_to_end else None
         feature = terms.value(probs)
-        if game.max_win is not None and mode == "base" and not game.bet_mode.buy:
+        if game.max_win is not None and mode == "base" and not game.bet_mode.buy and not terms.end_to_end:
             cut = base_screen_cap(game, model, sheet)
             if cut is not None:  # the held strata estimate E[R - min(B, cap) | s]: the first screens' excess is exact
                 first -= float(cut.excess_units) / model.params.cost_units

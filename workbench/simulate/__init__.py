@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ..errors import SimulationError, WorkbenchError
+from ..errors import FirstScreenCutUnknown, SimulationError, WorkbenchError
 from ..exact import par
 from ..io import render_text
 from ..model import Game
@@ -47,8 +47,10 @@ from .engine import (
 )
 from .jackpots import analytic_rtp, simulate_jackpots
 from .model import RoundModel
+from .plan import end_to_end_plan, is_end_to_end
 from .results import NO_BASE_GAME, BaseScreenCap, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate
 from .chunks import play_chunk
+from .progress import eta_text
 from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator, chunk_state
 
 __all__ = [
@@ -68,9 +70,9 @@ __all__ = [
 ]
 
 
-def _spec(game: Game, stake: float | None, seed: int, stream: int) -> RunSpec:
+def _spec(game: Game, stake: float | None, seed: int, stream: int, end_to_end: str = "") -> RunSpec:
     return RunSpec(game_text=render_text(game), game_path=str(game.path or "<game>"), stake=stake, seed=int(seed), stream=stream,
-                   bet_mode=game.bet_mode.name)
+                   bet_mode=game.bet_mode.name, end_to_end=end_to_end)
 
 
 def _check_seed(seed) -> int:
@@ -96,6 +98,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     progress=False,
     checkpoint: str | None = None,
+    max_seconds: float | None = None,
 ) -> SimulationResult:
     """Play ``spins`` complete rounds of ``game`` (end to end) and report them.
 
@@ -112,14 +115,20 @@ def simulate(
     panel's own, :class:`workbench.widgets.simulation.WidgetBar`).
 
     The result's ``setup_seconds`` is the set-up (round model and its tables,
-    checks, checkpoint); ``elapsed`` and ``spins_per_second`` cover the spinning.
+    checks, checkpoint); ``elapsed`` and ``spins_per_second`` cover the spinning.  ``max_seconds`` (finite, above 0)
+    boxes the whole call, set-up included: no job starts after it, so the call returns within the box plus one
+    job (played in parts of 2^16 rounds then); the result (``stopped_by``: ``spins``, ``time box`` or
+    ``interrupted``) then covers the rounds played, which depend on the machine's speed.
     """
     setup_start = time.perf_counter()
+    deadline = time.monotonic() + finite_positive(max_seconds, "max_seconds") if max_seconds is not None else None
     seed = _check_seed(seed)
     if isinstance(spins, bool) or not isinstance(spins, (int, np.integer)) or not 1 <= spins <= MAX_SPINS:
         raise SimulationError(f"spins must be a whole number from 1 to {MAX_SPINS:,} (10^13), got {spins!r}")
     spins = int(spins)
     check_chunk_size(chunk_size, SIMULATE_BLOCK)
+    if deadline is not None and chunk_size == DEFAULT_CHUNK:
+        chunk_size = RTP_BLOCK  # short jobs, so the box holds (the result does not depend on the chunk size)
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
     check_jackpot_stake(model)
@@ -137,16 +146,17 @@ def simulate(
     if workers == 1:
         # load the compiled round (numba's cache) now: part of the set-up, not of the spinning
         play_chunk(model, chunk_state(seed, 0, STREAM_ROUNDS), 0)
-    bar = make_progress(spins, progress)
+    bar = make_progress(spins, progress, label="workbench simulate")
     if bar is not None and plan.played():
         bar.update(plan.played())
     start = time.perf_counter()
     # from here on a stop signal stops the run at a safe point and the result is still made and returned
     with stop_scope():
         try:
-            with JobRunner(spec, workers, scheduler, bar, store) as runner:
+            with JobRunner(spec, workers, scheduler, bar, store, deadline=deadline) as runner:
                 runner.run(plan)
                 interrupted = runner.interrupted
+                timed_out = runner.timed_out
         finally:
             if bar is not None:
                 bar.close()
@@ -159,6 +169,7 @@ def simulate(
         result = SimulationResult(model, total, seed=seed, requested=spins, elapsed=elapsed, interrupted=interrupted,
                                   jackpots=jackpots, trace=trace)
         result.setup_seconds = start - setup_start
+        result.stopped_by = "interrupted" if interrupted else "time box" if timed_out and total.rounds < spins else "spins"
         return result
 
 
@@ -207,15 +218,20 @@ def estimate_rtp(
 
     Stops when the combined 95 % half-width is at most ``precision`` (a
     fraction, 0 < precision < 1: 0.0002 = 0.02 %, x the cost of the bet mode played, as every figure of the
-    result), or after ``max_seconds``
-    (finite, above 0).  Samples are allocated to the trigger states in blocks
+    result), or when ``max_seconds`` (finite, above 0) have passed since the call: the time box covers the set-up
+    (round model, exact first screen) too, no job starts after it and jobs in play on worker processes are
+    dropped, so the call returns within the box plus the time of one job in this process (one block).  The
+    result says what stopped it (``stopped_by``: ``precision``, ``time box`` or ``interrupted``) and the precision
+    it reached (``rtp_ci95``).  Samples are allocated to the trigger states in blocks
     of :data:`RTP_BLOCK` (2^16) rounds, in proportion to probability x spread
     (Neyman allocation) after a pilot block per state, at most
     :data:`RTP_BATCH_BLOCKS` blocks per state and batch.  ``chunk_size``
     (rounds per job) must be a positive multiple of the block; it does not
     change the result, nor do ``workers`` or ``scheduler`` (``max_seconds``
-    can: it stops after whichever batch is running when the time is up).
+    can: it stops whatever is running when the time is up).  ``progress``: True for a progress report on stderr
+    (rounds, current RTP and half-width, time left), or a bar object as :func:`simulate` takes.
     """
+    started = time.monotonic()
     seed = _check_seed(seed)
     try:
         ok = 0 < float(precision) < 1
@@ -233,17 +249,24 @@ def estimate_rtp(
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
     sheet = NO_BASE_GAME if game.bet_mode.buy else par(game, full_cycle=False)  # a bought feature plays no base spin
-    base_cap = base_screen_cap(game, model, sheet)
-    spec = _spec(game, model.stake, seed, STREAM_CONDITIONAL)
+    base_cap, end_to_end = None, ""
+    if not is_end_to_end(model):
+        try:
+            base_cap = base_screen_cap(game, model, sheet)
+        except FirstScreenCutUnknown as exc:  # the states cannot be used: every round end to end
+            end_to_end = str(exc)
+            model = end_to_end_plan(model, end_to_end)
+    spec = _spec(game, model.stake, seed, STREAM_CONDITIONAL, end_to_end)
     remember_model(spec, model)
     active = [i for i, s in enumerate(model.strata) if s.probability > 0]
     plan = Plan(RTP_BLOCK, chunk_size, len(model.components), len(model.counters))
     lanes = {i: plan.lane(i) for i in active}
-    bar = make_progress(0, progress, unit="round")
+    bar = make_progress(0, progress, unit="round", label="workbench rtp")
+    deadline = started + max_seconds if max_seconds is not None else None
 
     with stop_scope():  # a stop signal stops at a safe point; the estimate is still made and returned
-        return _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar,
-                         base_cap)
+        return _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed, workers, scheduler, bar,
+                         base_cap, started)
 
 
 def base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | None:
@@ -262,10 +285,10 @@ def base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | Non
         return None
     full = par(game, full_cycle="auto")
     if full.distribution is None:
-        raise SimulationError(
-            f"{game.name}: bet mode {game.bet_mode.name!r}: the first screen alone can pay {top:,.6g} x total bet, above "
-            f"max_win {cap / cost:,.6g}, and the exact + conditional method needs its full-cycle distribution to take the "
-            f"cap off it ({full.distribution_note}); raise max_win above the first screen's max win or use simulate()")
+        raise FirstScreenCutUnknown(
+            f"the first screen alone can pay {top:,.6g} x total bet, above max_win {cap / cost:,.6g}, and its exact "
+            f"full-cycle distribution, which would say what the cap takes from it, is not available "
+            f"({full.distribution_note})")
     return BaseScreenCap.from_distribution(full.distribution, cap)
 
 
@@ -282,13 +305,14 @@ def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **op
     return out
 
 
-def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, seed, workers, scheduler, bar,
-              base_cap=None) -> RtpEstimate:
+def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed, workers, scheduler, bar,
+              base_cap=None, started=None) -> RtpEstimate:
     price = model.params.cost_units * float(model.game.bet_mode.cost)  # a round's price in pay units: precision is x it
     start = time.perf_counter()
     interrupted = False
+    stopped_by = "precision"
     try:
-        with JobRunner(spec, workers, scheduler, bar) as runner:
+        with JobRunner(spec, workers, scheduler, bar, deadline=deadline) as runner:
             batch = {i: 1 for i in active}  # pilot: one block per state
             while batch:
                 for i, count in batch.items():
@@ -299,6 +323,10 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, s
                 runner.run(plan)
                 if runner.interrupted or stop_requested() is not None:
                     interrupted = True
+                    stopped_by = "interrupted"
+                    break
+                if runner.timed_out:
+                    stopped_by = "time box"
                     break
                 # precision reached?
                 per_state = {i: lanes[i].total for i in active}
@@ -313,13 +341,20 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, s
                     sigma[i] = p * sd
                     var += (p * sd) ** 2 / n
                 half = 1.959963984540054 * math.sqrt(var) / price
-                if half <= precision:
-                    break
-                if max_seconds is not None and time.perf_counter() - start > max_seconds:
-                    break
-                # Neyman allocation of the samples still needed
                 total_sigma = sum(sigma.values())
                 needed = (1.959963984540054 * total_sigma / (precision * price)) ** 2
+                if bar is not None and hasattr(bar, "set_postfix_str"):
+                    done = sum(per_state[i].rounds for i in active)
+                    cut = float(base_cap.excess_units) if base_cap is not None else 0.0
+                    rtp = (float(sheet.rtp) * model.params.cost_units - cut + sum(
+                        float(model.strata[i].probability) * per_state[i].extra[0] / per_state[i].rounds for i in active)) / price
+                    left = deadline - time.monotonic() if deadline is not None else None
+                    bar.set_postfix_str(f"RTP {100 * rtp:.4f} % ± {100 * half:.4f} % (target ± {100 * precision:.4f} %)"
+                                        + (f", {eta_text(done, needed, time.perf_counter() - start, left)}"
+                                           if half > precision else ""))
+                if half <= precision:
+                    break
+                # Neyman allocation of the samples still needed
                 batch = {}
                 for i in active:
                     target = needed * sigma[i] / total_sigma if total_sigma else 0
@@ -336,5 +371,8 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, max_seconds, s
             bar.close()
     elapsed = time.perf_counter() - start
     per_state = {i: lanes[i].result() for i in active}
-    return RtpEstimate(model, sheet, per_state, seed=seed, elapsed=elapsed, precision=precision, interrupted=interrupted,
-                       jackpot_rtp=analytic_rtp(model.jackpots) if model.jackpots else 0.0, base_cap=base_cap)
+    result = RtpEstimate(model, sheet, per_state, seed=seed, elapsed=elapsed, precision=precision, interrupted=interrupted,
+                         jackpot_rtp=analytic_rtp(model.jackpots) if model.jackpots else 0.0, base_cap=base_cap)
+    result.stopped_by = stopped_by if active else "exact"
+    result.wall_seconds = time.monotonic() - started if started is not None else elapsed
+    return result

@@ -10,6 +10,12 @@ same expectations, so for every component ``c``
 is about standard normal when both are right.  An exact component has no standard error: its z is the end-to-end
 mean against the exact value.  :func:`agreement` lists every component (and the total) with its z;
 :attr:`Agreement.worst` is the largest |z|.  docs/simulation.md says which method is the reference for what.
+
+The end-to-end standard error is the larger of the run's own (its sample spread / sqrt(n)) and what the
+exact + conditional estimate says the spread of one round is (std / sqrt(n)): a rare feature seen a few times in
+an end-to-end run has a sample spread far below its true one, which would make a sound pair of figures look
+many standard errors apart; under the hypothesis that both methods are right the estimate's spread, measured on
+many more feature rounds, is the better one.
 """
 
 from __future__ import annotations
@@ -92,15 +98,19 @@ def agreement(end_to_end: SimulationResult, estimate: RtpEstimate) -> Agreement:
         raise ValueError(f"agreement: {a.game.name} [{a.game.bet_mode.name}] at stake {a.stake} against "
                          f"{b.game.name} [{b.game.bet_mode.name}] at stake {b.stake}")
     rows = []
+    n = max(end_to_end.spins, 1)
     names = list(end_to_end.components) + [k for k in estimate.components if k not in end_to_end.components]
     for name in names:
         sim = end_to_end.components.get(name)
         est = estimate.components.get(name)
+        se = sim.ci95 / Z95 if sim is not None else 0.0
+        second = getattr(estimate, "component_second_moments", {}).get(name)
+        if second is not None and est is not None:
+            se = max(se, math.sqrt(max(second - est.value**2, 0.0) / n))
         rows.append(ComponentAgreement(
-            name,
-            sim.value if sim is not None else 0.0, sim.ci95 / Z95 if sim is not None else 0.0,
+            name, sim.value if sim is not None else 0.0, se,
             est.value if est is not None else 0.0, est.ci95 / Z95 if est is not None else 0.0,
             est.source if est is not None else "absent"))
-    rows.append(ComponentAgreement("rtp", end_to_end.rtp, end_to_end.rtp_ci95 / Z95, estimate.rtp,
-                                   estimate.rtp_ci95 / Z95, "total"))
+    total_se = max(end_to_end.rtp_ci95 / Z95, estimate.std / math.sqrt(n))
+    rows.append(ComponentAgreement("rtp", end_to_end.rtp, total_se, estimate.rtp, estimate.rtp_ci95 / Z95, "total"))
     return Agreement(a.game.name, a.game.bet_mode.name, end_to_end.unit, tuple(rows))

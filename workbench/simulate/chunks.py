@@ -44,6 +44,7 @@ Accumulators = namedtuple(
         "bucket_lut",  # int8 bucket of every small win (units), so most rounds skip the search
         "comp_sum",  # int64[n_comp]
         "comp_sq",  # float64[n_comp] sums of (amount + adjustment)^2
+        "comp_sq_raw",  # float64[n_comp] sums of amount^2 (the realized spread, for agreement checks)
         "comp_adj",  # float64[n_comp] sums of adjustments
         "totals",  # int64[6] [rounds, sum R, sum B, hits R>0, hits B>0, sum (R - B)]
         "squares",  # float64[3] [sum R^2, sum min(B, cap)^2, sum (R - B)^2] (B^2 without a max-win cap)
@@ -136,6 +137,7 @@ def record_single(acc, k):
         acc.comp_sum[k] += a
         v = float(a)
         acc.comp_sq[k] += v * v
+        acc.comp_sq_raw[k] += v * v
         amounts[k] = 0
         if not acc.is_info[k]:
             r = a
@@ -163,6 +165,7 @@ def record_round(acc):
     is_exact = acc.is_exact
     comp_sum = acc.comp_sum
     comp_sq = acc.comp_sq
+    comp_sq_raw = acc.comp_sq_raw
     r = 0
     b = 0
     x_adj = 0.0
@@ -175,6 +178,7 @@ def record_round(acc):
                 comp_sum[k] += a
                 v = float(a) + d
                 comp_sq[k] += v * v
+                comp_sq_raw[k] += float(a) * float(a)
                 if not is_info[k]:
                     r += a
                     if is_exact[k]:
@@ -192,6 +196,7 @@ def record_round(acc):
                 comp_sum[k] += a
                 v = float(a)
                 comp_sq[k] += v * v
+                comp_sq_raw[k] += v * v
                 if not is_info[k]:
                     r += a
                     if is_exact[k]:
@@ -234,6 +239,7 @@ class ChunkResult:
 
     comp_sum: np.ndarray
     comp_sq: np.ndarray
+    comp_sq_raw: np.ndarray
     comp_adj: np.ndarray
     totals: np.ndarray
     squares: np.ndarray
@@ -242,7 +248,7 @@ class ChunkResult:
     hist: np.ndarray
     maxwin: np.ndarray
 
-    FIELDS = ("comp_sum", "comp_sq", "comp_adj", "totals", "squares", "extra", "counters", "hist", "maxwin")
+    FIELDS = ("comp_sum", "comp_sq", "comp_sq_raw", "comp_adj", "totals", "squares", "extra", "counters", "hist", "maxwin")
     INTS = ("comp_sum", "totals", "counters", "hist", "maxwin")
 
     @classmethod
@@ -250,6 +256,7 @@ class ChunkResult:
         return cls(
             comp_sum=np.zeros(n_comp, dtype=np.int64),
             comp_sq=np.zeros(n_comp),
+            comp_sq_raw=np.zeros(n_comp),
             comp_adj=np.zeros(n_comp),
             totals=np.zeros(6, dtype=np.int64),
             squares=np.zeros(3),
@@ -307,9 +314,11 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
     """
     n_comp = len(model.components)
     out = ChunkResult.empty(n_comp, len(model.counters)) if into is None else into
-    conditional = stratum >= 0  # a stratum of the exact + conditional method (its adjustments are kept)
-    if conditional and model.strata[stratum].end_to_end:
-        stratum = -1  # the end-to-end stratum plays natural rounds, accounted as a stratum
+    # a stratum of the exact + conditional method keeps its adjustments; the end-to-end stratum plays natural
+    # rounds and makes none (its extra is round - first screen, beside the exact, uncapped first screen)
+    conditional = stratum >= 0 and not model.strata[stratum].end_to_end
+    if stratum >= 0 and model.strata[stratum].end_to_end:
+        stratum = -1
     is_exact = np.zeros(n_comp, dtype=np.bool_)
     is_exact[list(model.exact_components)] = True
     is_info = np.zeros(n_comp, dtype=np.bool_)
@@ -326,6 +335,7 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
         bucket_lut=bucket_lut(edges_units, model.params.cost_units),
         comp_sum=out.comp_sum,
         comp_sq=out.comp_sq,
+        comp_sq_raw=out.comp_sq_raw,
         comp_adj=out.comp_adj,
         totals=out.totals,
         squares=out.squares,

@@ -55,13 +55,13 @@ from ..io import atomic_write_text, loads_game
 from ..io.atomic import missing_folder_reason
 from ..model import Game
 from .chunks import ChunkResult, play_chunk
-from .plan import checked_plan
+from .plan import checked_plan, end_to_end_plan
 from .model import RoundModel
 from .rng import chunk_state
 
 _log = logging.getLogger("workbench.simulate")
 
-CHECKPOINT_FORMAT = "workbench-checkpoint-3"  # 3: with a checksum (earlier formats are refused, see Checkpoint)
+CHECKPOINT_FORMAT = "workbench-checkpoint-4"  # 3: with a checksum; 4: raw squares per component (earlier: refused)
 #: rounds per block of randomness of ``simulate`` (the chunk of earlier versions: same numbers)
 SIMULATE_BLOCK = 1 << 20
 #: rounds per block of randomness of ``estimate_rtp``
@@ -132,6 +132,7 @@ class RunSpec:
     seed: int
     stream: int
     bet_mode: str = "base"  # the [bet_modes.*] the game is played in (Game.in_bet_mode)
+    end_to_end: str = ""  # why the estimate plays every round end to end beyond what the model's plan says ("": no)
 
     @property
     def game_sha256(self) -> str:
@@ -142,17 +143,18 @@ _MODELS: dict = {}
 
 
 def _model_for(spec: RunSpec) -> RoundModel:
-    key = (spec.game_sha256, spec.stake, spec.bet_mode)
+    key = (spec.game_sha256, spec.stake, spec.bet_mode, spec.end_to_end)
     if key not in _MODELS:
         if len(_MODELS) > 8:
             _MODELS.clear()
-        _MODELS[key] = round_model(loads_game(spec.game_text, spec.game_path).in_bet_mode(spec.bet_mode), spec.stake)
+        model = round_model(loads_game(spec.game_text, spec.game_path).in_bet_mode(spec.bet_mode), spec.stake)
+        _MODELS[key] = end_to_end_plan(model, spec.end_to_end) if spec.end_to_end else model
     return _MODELS[key]
 
 
 def remember_model(spec: RunSpec, model: RoundModel) -> None:
     """Let jobs run in this process reuse an already built model."""
-    _MODELS[(spec.game_sha256, spec.stake, spec.bet_mode)] = model
+    _MODELS[(spec.game_sha256, spec.stake, spec.bet_mode, spec.end_to_end)] = model
 
 
 def stream_index(lane: int, block: int) -> int:
@@ -609,7 +611,7 @@ def _result_problem(result: ChunkResult, rounds: int) -> str | None:
     n = result.rounds
     if n != rounds:
         return f"{n:,} rounds recorded where {rounds:,} were played"
-    floats = np.concatenate([result.comp_sq, result.comp_adj, result.squares, result.extra])
+    floats = np.concatenate([result.comp_sq, result.comp_sq_raw, result.comp_adj, result.squares, result.extra])
     if not np.all(np.isfinite(floats)):
         return "a sum that is not a finite number"
     winning, base_winning = int(result.totals[3]), int(result.totals[4])
@@ -619,7 +621,7 @@ def _result_problem(result: ChunkResult, rounds: int) -> str | None:
         return "a negative count"
     if int(result.hist.sum()) != winning:
         return f"the win histogram counts {int(result.hist.sum()):,} winning rounds, not {winning:,}"
-    if np.any(result.comp_sq < 0) or np.any(result.squares < 0) or result.extra[1] < 0:
+    if np.any(result.comp_sq < 0) or np.any(result.comp_sq_raw < 0) or np.any(result.squares < 0) or result.extra[1] < 0:
         return "a negative sum of squares"
     won, top, at_top = int(result.totals[1]), int(result.maxwin[0]), int(result.maxwin[1])
     if won < 0:
@@ -692,6 +694,10 @@ class Checkpoint:
             raise SimulationError(
                 f"{self.path}: checkpoint written by an earlier version of the workbench ({fmt}), which predates the "
                 "checksum that detects changed or damaged checkpoints; it is not trusted: delete it to start the run over")
+        if fmt == "workbench-checkpoint-3":
+            raise SimulationError(
+                f"{self.path}: checkpoint written by an earlier version of the workbench ({fmt}), whose sums lack what "
+                "this version records (each component's raw squares); delete it to start the run over")
         if fmt != CHECKPOINT_FORMAT:
             raise SimulationError(f"{self.path}: not a workbench checkpoint")
         content = {k: v for k, v in data.items() if k != "checksum"}
@@ -802,8 +808,11 @@ class JobRunner:
     """
 
     def __init__(self, spec: RunSpec, workers: int = 1, scheduler: str | None = None, progress=None,
-                 checkpoint: Checkpoint | None = None):
+                 checkpoint: Checkpoint | None = None, deadline: float | None = None):
         workers = check_workers(workers)
+        #: time.monotonic() after which no job is started and jobs in play are dropped (None: no time box)
+        self.deadline = deadline
+        self.timed_out = False  # the run stopped at its deadline
         self.spec = spec
         self.workers = workers
         self.scheduler = scheduler
@@ -857,7 +866,7 @@ class JobRunner:
             if stop_requested() is not None and not plan.complete:
                 self.interrupted = True
                 self.stop_signal = stop_requested()
-            if self.interrupted or self._pending:
+            if self.interrupted or self.timed_out or self._pending:
                 self._drop_pending(plan)
             if self.checkpoint is not None:
                 self.checkpoint.save()
@@ -888,7 +897,12 @@ class JobRunner:
         self._shutdown_pool(kill=True)
 
     def _check_stop(self) -> bool:
-        return stop_requested() is not None
+        if stop_requested() is not None:
+            return True
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self.timed_out = True
+            return True
+        return False
 
     # in this process ----------------------------------------------------
     def _run_here(self, plan: Plan) -> None:
@@ -1054,17 +1068,18 @@ def combine(results: dict, n_comp: int, n_counters: int) -> ChunkResult:
     return total
 
 
-def make_progress(total: int, enabled, unit: str = "spin"):
-    """A progress bar: tqdm's on the terminal when ``enabled`` is True, ``enabled`` itself when it is a bar
-    (anything with tqdm's ``update``, ``close``, ``refresh`` and ``total``, e.g. a notebook panel's), else None."""
+def make_progress(total: int, enabled, unit: str = "spin", label: str = "workbench"):
+    """A progress report on stderr when ``enabled`` is True (tqdm's bar on a terminal, a line every few seconds
+    elsewhere: :mod:`.progress`), ``enabled`` itself when it is a bar (anything with tqdm's ``update``, ``close``,
+    ``refresh`` and ``total``, e.g. a notebook panel's), else None."""
     if not enabled:
         return None
     if all(hasattr(enabled, name) for name in ("update", "close", "refresh")):
         enabled.total = total
         return enabled
-    from tqdm import tqdm
+    from .progress import terminal_progress
 
-    return tqdm(total=total, unit=unit, unit_scale=True, dynamic_ncols=True, leave=False)
+    return terminal_progress(label, total or None, unit)
 
 
 def check_jackpot_stake(model: RoundModel) -> None:

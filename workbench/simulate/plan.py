@@ -50,9 +50,22 @@ def plan_problems(model: RoundModel) -> list[str]:
 def checked_plan(model: RoundModel) -> RoundModel:
     """``model`` with its strata when :func:`plan_problems` finds none, else with the end-to-end plan."""
     problems = plan_problems(model)
-    if not problems:
+    return end_to_end_plan(model, "; ".join(problems)) if problems else model
+
+
+def is_end_to_end(model: RoundModel) -> bool:
+    return any(s.end_to_end for s in model.strata)
+
+
+def end_to_end_plan(model: RoundModel, reason: str) -> RoundModel:
+    """``model`` whose exact + conditional estimate simulates every round end to end, because of ``reason``.
+
+    The one stratum (:data:`WHOLE_ROUND`, probability 1) plays natural rounds; the estimate is the exact first
+    screen E[B] plus the simulated mean of (round win - B), and the round's spread, hit frequency and largest win
+    come from those rounds directly.  A buy plays no first screen: its bought feature is natural play already."""
+    if model.game.bet_mode.buy or is_end_to_end(model):
         return model
     whole = Stratum(WHOLE_ROUND, Fraction(1), moves_with_base_strips=True, first_screen=True, end_to_end=True)
     notes = dict(model.notes)
-    notes["plan"] = "every round simulated end to end: " + "; ".join(problems)
+    notes["plan"] = "every round simulated end to end: " + reason
     return replace(model, strata=(whole,), notes=notes)

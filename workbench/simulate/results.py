@@ -84,6 +84,7 @@ class SimulationResult(WinStatistics):
         self.elapsed = elapsed  # seconds spinning (set-up apart: setup_seconds)
         self.setup_seconds = 0.0  # building the round model and its tables (set by simulate)
         self.interrupted = interrupted
+        self.stopped_by = "interrupted" if interrupted else "spins"  # or "time box" (set by simulate)
         self.raw = total
         #: one round's price in pay units: the base total bet x the bet mode's cost (every amount is x this)
         cost = model.params.cost_units * mode_cost(model)
@@ -173,6 +174,7 @@ class SimulationResult(WinStatistics):
             "spins": self.spins,
             "requested_spins": self.requested,
             "interrupted": self.interrupted,
+            "stopped_by": self.stopped_by,
             "seed": self.seed,
             "stake": self.model.stake,
             "rtp": self.rtp,
@@ -273,11 +275,20 @@ class RtpEstimate(WinStatistics):
         self.elapsed = elapsed
         self.precision = precision
         self.interrupted = interrupted
+        #: what ended the run: "precision" (reached), "time box", "interrupted", or "exact" (nothing to simulate)
+        self.stopped_by = "interrupted" if interrupted else "precision"
+        self.wall_seconds = elapsed  # the whole call, set-up included (set by estimate_rtp)
         cost = model.params.cost_units
         self.cost_units = cost  # the base game's total bet in pay units
         self.mode_cost = mode_cost(model)
         self.unit = unit_label(model)
+        #: what was simulated: the template's trigger states, or every round end to end and why (simulate/plan.py)
+        self.plan = model.notes.get("plan") or ("exact first screen + each trigger state's exact probability x its "
+                                                "simulated mean" if model.strata else "exact first screen only")
         self.components = {k: Estimate(v, 0.0, "exact") for k, v in sheet.components.items()}
+        #: E[component^2] per natural round of each simulated component (its spread over single rounds, which an
+        #: end-to-end run of n rounds should show as std / sqrt(n): workbench.simulate.agreement)
+        self.component_second_moments = {}
         base_second = sheet.std**2 + sheet.rtp**2
         extra = 0.0
         var = 0.0
@@ -286,6 +297,7 @@ class RtpEstimate(WinStatistics):
         top = sheet.max_win
         comp_mean = np.zeros(len(model.components))
         comp_var = np.zeros(len(model.components))
+        comp_second = np.zeros(len(model.components))  # E[component^2] per round (rounds in no state pay none)
         cap_units = int(getattr(model, "max_win_units", 0) or 0)
         hits_slot = model.counters.index("max_win") if cap_units else -1
         base_slot = model.counters.index("max_win:base") if cap_units else -1
@@ -311,16 +323,26 @@ class RtpEstimate(WinStatistics):
             vx = max(res.extra[1] / n - mx * mx, 0.0)
             extra += p * mx
             var += p * p * vx / n
-            second += p * (res.squares[0] - res.squares[1]) / n / cost**2
-            hit += p * (res.totals[3] - res.totals[4]) / n
             top = max(top, res.maxwin[0] / cost)
-            if cap_units:
-                q = (res.counters[hits_slot] - res.counters[base_slot]) / n
-                cap_p += p * q
-                cap_var += p * p * q * (1 - q) / n
+            if stratum.end_to_end:
+                # every round played whole (simulate/plan.py): the RTP is the exact first screen + E[round - first
+                # screen]; the spread, hit frequency and P(cap) are those of the rounds themselves
+                second = res.squares[0] / n / cost**2
+                hit = res.totals[3] / n
+                if cap_units:
+                    q = res.counters[hits_slot] / n
+                    cap_p, cap_var = q, q * (1 - q) / n
+            else:
+                second += p * (res.squares[0] - res.squares[1]) / n / cost**2
+                hit += p * (res.totals[3] - res.totals[4]) / n
+                if cap_units:
+                    q = (res.counters[hits_slot] - res.counters[base_slot]) / n
+                    cap_p += p * q
+                    cap_var += p * p * q * (1 - q) / n
             m = (res.comp_sum + res.comp_adj) / n
             comp_mean += p * m
             comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
+            comp_second += p * res.comp_sq_raw / n  # realized amounts (adjustments lower the spread)
             self.strata.append(StratumEstimate(stratum.name, p, n, mx / cost, Z95 * math.sqrt(vx / n) / cost))
         exact_idx = set(model.exact_components)
         for k, name in enumerate(model.components):
@@ -328,6 +350,8 @@ class RtpEstimate(WinStatistics):
                 continue
             if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
                 self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, "conditional")
+                if not name.startswith("cap"):  # (the cap's first-screen part is exact, not in the strata)
+                    self.component_second_moments[name] = comp_second[k] / cost**2
         if model.jackpots:
             self.components["jackpots"] = Estimate(jackpot_rtp, 0.0, "analytic")
         if cap_units:
@@ -343,6 +367,7 @@ class RtpEstimate(WinStatistics):
         per = self.mode_cost
         if per != 1:
             self.components = {k: Estimate(e.value / per, e.ci95 / per, e.source) for k, e in self.components.items()}
+            self.component_second_moments = {k: v / per**2 for k, v in self.component_second_moments.items()}
             self.strata = [StratumEstimate(s.name, s.probability, s.samples, s.mean_extra / per, s.ci95 / per)
                            for s in self.strata]
         self.game_rtp = game_rtp / per
@@ -366,10 +391,13 @@ class RtpEstimate(WinStatistics):
             "unit": self.unit,
             "mode_cost_x_total_bet": self.mode_cost,
             "method": "exact + conditional simulation",
+            "plan": self.plan,
             "stake": self.model.stake,
             "rtp": self.rtp,
             "rtp_ci95": self.rtp_ci95,
             "precision_target": self.precision,
+            "stopped_by": self.stopped_by,
+            "wall_seconds": self.wall_seconds,
             "game_rtp": self.game_rtp,
             "jackpot_rtp": self.jackpot_rtp,
             "components": {k: v.to_dict() for k, v in self.components.items()},

@@ -133,6 +133,7 @@ def check_features(features: dict, report, refs: dict) -> None:
     if any(k < trigger for k in award):
         report(("features", "free_spins_award"),
                f"counts below trigger_count ({trigger}) can never be awarded: {sorted(k for k in award if k < trigger)}")
+    _check_heidis(features, report, refs)
     tier_fields = {"name": str, "must_drop": float, "pot_rate": float, "reseed_rate": float, "reseed_fraction": float}
     for i, tier in enumerate(features.get("jackpots", [])):
         for field in tier:
@@ -157,6 +158,31 @@ def check_features(features: dict, report, refs: dict) -> None:
                                                            "would (almost) never reach its must-drop value")
             elif field == "reseed_fraction" and not 0 <= value < 1:
                 report(("features", "jackpots", i, field), "must be in [0, 1): the reseed as a fraction of must_drop")
+
+
+def _check_heidis(features: dict, report, refs: dict) -> None:
+    """What the compiled round assumes of the Heidis, checked so that a file it cannot play is refused.
+
+    The round reads a trigger as a chain of reels from reel 1 showing a Heidi (the Purple Heidis on that chain
+    become Persisting Wilds, a Red Heidi on it spins the wheel), and tells Purple from Red by symbol: the Heidi
+    group must count ``adjacent_from_first_reel``, and ``purple_heidi`` and ``red_heidi`` must be two different
+    members of it.  (A file counting "anywhere", or naming one symbol for both, validated before and was priced
+    by its exact trigger states as it reads, but played otherwise: two methods, two answers.)
+    """
+    group = refs["scatter"].get(features["heidi_scatter"])
+    if group is None:
+        return
+    if group.counting != "adjacent_from_first_reel":
+        report(("scatters", features["heidi_scatter"], "counting"),
+               f"the bier_haus round counts its Heidis on adjacent reels from reel 1 (Persisting Wilds and the wheel "
+               f"are read from that chain): set counting = \"adjacent_from_first_reel\" (it is {group.counting!r})")
+    for key in ("purple_heidi", "red_heidi"):
+        if features[key] not in group.symbols:
+            report(("features", key), f"{features[key]!r} is not one of the Heidis of scatter group "
+                                      f"{features['heidi_scatter']!r} ({', '.join(group.symbols)})")
+    if features["purple_heidi"] == features["red_heidi"]:
+        report(("features", "red_heidi"), f"red_heidi and purple_heidi are both {features['red_heidi']!r}: the round tells "
+                                          "a Persisting Wild from a wheel spin by symbol, so they must differ")
 
 
 def _whole(value) -> bool:
