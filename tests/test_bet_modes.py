@@ -126,3 +126,34 @@ def test_shipped_games_with_their_own_rounds_refuse_bet_modes():
     text = _with((reelsets_dir() / "super_10_stars.toml").read_text(), "[bet_modes.ante]\ncost = 1.25")
     with pytest.raises(ReelsetError, match="plays its own rounds"):
         loads_game(text, "modes.toml")
+
+
+def test_modes_far_from_the_base_game_are_flagged_in_the_report_and_the_editors(tmp_path):
+    """Operators and RGSs expect every bet mode within a narrow band of one RTP: the report's bet-mode table gives
+    each mode's gap to the base game in points and flags it outside MODE_RTP_BAND (0.5 points); so do the editors."""
+    import re as _re
+
+    from workbench.report.tables import bet_modes_table
+    from workbench.simulate.results import MODE_RTP_BAND, mode_gap
+    from workbench.widgets import StripEditor
+
+    path = tmp_path / "coins.toml"
+    text = (reelsets_dir() / "examples" / "hold_and_respin_coins.toml").read_text()
+    assert text.count("\ncost = 27\n") == 1
+    path.write_text(text.replace("\ncost = 27\n", "\ncost = 25\n"))  # the buy 8 % cheaper: its RTP 8 % higher
+    game = load_game(str(path))
+    modes = estimate_bet_modes(game, precision=0.01, seed=3)
+    table = bet_modes_table(modes)
+    base = modes[0].rtp
+    assert table.loc["base", "against the base game"] == "-"
+    flagged = 0
+    for m in modes[1:]:
+        gap, outside = mode_gap(m.rtp, base)
+        cell = table.loc[m.name, "against the base game"]
+        assert cell.startswith(f"{100 * gap:+.2f} points") and ("outside the ±0.5 band" in cell) == outside
+        flagged += outside
+    assert MODE_RTP_BAND == 0.005 and flagged >= 1  # the cheaper coin buy sits far above the base game
+    editor = StripEditor(path)
+    text = _re.sub("<[^>]+>", "", editor.rtp_label.value)
+    assert "against the base game" in text
+    assert "coin_buy" in text and "outside the ±0.5 band" in text and "wb-mode-gap" in editor.rtp_label.value

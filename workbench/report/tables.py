@@ -599,11 +599,21 @@ def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: in
 
 
 def bet_modes_table(modes: list) -> pd.DataFrame:
-    """Every bet mode: cost (x total bet) and its RTP, CI, exact base part, hit frequency, volatility and largest
+    """Every bet mode: cost (x total bet) and its RTP, CI, its gap to the base game's RTP (points, flagged outside
+    :data:`~workbench.simulate.results.MODE_RTP_BAND`), exact base part, hit frequency, volatility and largest
     known win, each x the mode's own cost; its max_win cap (x the base total bet, as declared), the RTP the cap
     costs (x its cost, with CI) and the odds of a round reaching the cap."""
+    from ..simulate.results import MODE_RTP_BAND, gap_text, mode_gap
+
+    base = next((m.rtp for m in modes if m.name == "base"), None)
+
+    def gap(m) -> str:
+        if base is None or m.name == "base":
+            return "-"
+        return gap_text(*mode_gap(m.rtp, base, MODE_RTP_BAND))
+
     rows = [{"bet mode": m.name, "cost (x total bet)": fmt_x(m.cost), "RTP (x its cost)": fmt_pct(m.rtp),
-             "± (95 %)": fmt_ci(m.rtp_ci95), "exact base part": fmt_pct(m.base_part),
+             "± (95 %)": fmt_ci(m.rtp_ci95), "against the base game": gap(m), "exact base part": fmt_pct(m.base_part),
              "hit frequency": fmt_pct(m.hit_frequency, 2), "volatility index 90 %": fmt_num(m.volatility_index(0.90)),
              "largest known win (x its cost)": fmt_x(m.max_win),
              "max_win cap (x total bet)": fmt_x(m.max_win_cap) if getattr(m, "max_win_cap", None) else "-",

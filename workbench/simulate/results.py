@@ -599,6 +599,23 @@ def check_invariants(result: SimulationResult, exact_max_units: int | None = Non
     return checks
 
 
+#: how far a bet mode's RTP (x its cost) may be from the base game's before the editors and the report flag it
+#: (a fraction: 0.005 = 0.5 points of RTP; operators and RGSs expect every mode within a narrow band of one RTP)
+MODE_RTP_BAND = 0.005
+
+
+def mode_gap(mode_rtp: float, base_rtp: float, band: float = MODE_RTP_BAND) -> tuple[float, bool]:
+    """(mode RTP - base RTP, whether the gap is outside ``band``), both RTPs x their own mode's cost."""
+    gap = mode_rtp - base_rtp
+    return gap, abs(gap) > band + 1e-12
+
+
+def gap_text(gap: float, outside: bool, band: float = MODE_RTP_BAND) -> str:
+    """'+0.12 points' or '-0.73 points: outside the ±0.5 band' (points of RTP against the base game)."""
+    text = f"{100 * gap:+.2f} points"
+    return f"{text}: outside the ±{100 * band:g} band" if outside else text
+
+
 class BetModeEstimate(WinStatistics):
     """One bet mode's figures, x its own cost (``rtp``, ``std``, ``max_win``; ``hit_frequency`` per round).
 

@@ -264,8 +264,11 @@ class EditorPanel:
         game = self.session.game
         if not game.bet_modes:
             return ""
+        from ..simulate.results import MODE_RTP_BAND, gap_text, mode_gap
         from ..tuning import measure
 
+        whole = self._whole()
+        base = whole[0] if whole is not None else (self.current_par.value("rtp") if self.current_par is not None else None)
         parts = []
         for name, mode in game.bet_modes.items():
             cost = float(mode.cost)
@@ -281,6 +284,10 @@ class EditorPanel:
                 continue
             # measure() and the held terms are x the mode's own cost already
             ci = f" ± {100 * terms.ci95:.4f} %" if terms.present else " (exact)"
+            if base is not None:  # a mode far from the base game's RTP is flagged (operators expect one narrow band)
+                gap, outside = mode_gap(value, base, MODE_RTP_BAND)
+                ci += (f" <b class='wb-mode-gap' style='color:#a50e0e'>({html.escape(gap_text(gap, outside))} against the "
+                       f"base game)</b>" if outside else f" ({html.escape(gap_text(gap, outside))} against the base game)")
             if terms.present and self._stale(terms, game):
                 parts.append(f"{label} <span class='wb-mode-rtp' style='color:#888'>{100 * value:.4f} %{ci}</span> "
                              "<b class='wb-stale-mode' style='color:#a50e0e'>stale</b>")
