@@ -411,3 +411,29 @@ def test_a_planted_lock_link_is_refused_and_creates_nothing(classic, tmp_path):
     # with the link removed, the save goes through
     os.unlink(lock)
     assert save_game(edited).written
+
+
+def test_an_rtp_estimate_resumes_from_its_checkpoint_and_refuses_a_changed_one(tmp_path):
+    """workbench rtp --checkpoint: a time-boxed estimate resumes to the uninterrupted estimate bit for bit (its
+    batches are in the file, under the checksum); a single digit changed in the file is refused."""
+    from workbench.io import load_game
+    from workbench.simulate import estimate_rtp
+
+    game = load_game("examples/ways_free_spins")
+    full = estimate_rtp(game, precision=0.0002, seed=5)
+    path = tmp_path / "rtp.ckpt"
+    part = estimate_rtp(game, precision=0.0002, seed=5, checkpoint=str(path), max_seconds=0.5)
+    assert part.stopped_by == "time box" and part.samples < full.samples
+    saved = path.read_text()
+    assert '"kind": "rtp"' in saved and '"batches"' in saved
+    digit = next(i for i, ch in enumerate(saved) if ch.isdigit() and i > saved.index('"batches"'))
+    path.write_text(saved[:digit] + str((int(saved[digit]) + 1) % 10) + saved[digit + 1:])
+    with pytest.raises(SimulationError, match="changed or damaged checkpoint"):
+        estimate_rtp(game, precision=0.0002, seed=5, checkpoint=str(path))
+    path.write_text(saved)
+    resumed = estimate_rtp(game, precision=0.0002, seed=5, checkpoint=str(path))
+    assert (resumed.rtp, resumed.rtp_ci95, resumed.samples) == (full.rtp, full.rtp_ci95, full.samples)
+    other = estimate_rtp(game, precision=0.0002, seed=6, checkpoint=str(tmp_path / "other.ckpt"), max_seconds=0.3)
+    with pytest.raises(SimulationError, match="different run"):  # another seed's checkpoint is not this run's
+        estimate_rtp(game, precision=0.0002, seed=5, checkpoint=str(tmp_path / "other.ckpt"))
+    assert other.samples > 0

@@ -495,11 +495,17 @@ def cmd_rtp(args) -> int:
         mode = game.bet_mode
     names = [game.bet_mode.name] if mode is not None or not game.bet_modes else list(game.all_bet_modes)
 
+    if args.checkpoint:
+        check_output_file(args.checkpoint)
+
     def estimate(name: str, left_modes: int):
         # the time box is the whole command's: each mode gets an equal share of what is left
         share = None if box is None else max(box - (time.monotonic() - started), 0.05) / left_modes
+        # one checkpoint per mode: FILE for the first, FILE.MODE for the others
+        store = None if not args.checkpoint else args.checkpoint if name == names[0] else f"{args.checkpoint}.{name}"
         return estimate_rtp(game.in_bet_mode(name) if mode is None else game, precision, args.seed, workers=args.workers,
-                            scheduler=args.scheduler, stake=args.stake, max_seconds=share, progress=not args.quiet)
+                            scheduler=args.scheduler, stake=args.stake, max_seconds=share, progress=not args.quiet,
+                            checkpoint=store)
 
     result = estimate(names[0], len(names))
     modes = []
@@ -812,6 +818,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bet-mode", metavar="NAME",
                    help="estimate this [bet_modes.*] only (figures x its own cost); by default a game with bet modes "
                         "also lists every mode")
+    p.add_argument("--checkpoint", metavar="FILE", type=path_text,
+                   help="save progress here (other bet modes: FILE.MODE); rerun with it to resume (also after Ctrl-C, "
+                        "SIGTERM or a time box) to the result an uninterrupted run gives")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress report on stderr")
     p.set_defaults(func=cmd_rtp)

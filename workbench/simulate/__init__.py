@@ -213,6 +213,7 @@ def estimate_rtp(
     chunk_size: int = RTP_BLOCK,
     max_seconds: float | None = None,
     progress: bool = False,
+    checkpoint: str | None = None,
 ) -> RtpEstimate:
     """RTP by exact base game + conditional simulation of each trigger state.
 
@@ -229,7 +230,10 @@ def estimate_rtp(
     (rounds per job) must be a positive multiple of the block; it does not
     change the result, nor do ``workers`` or ``scheduler`` (``max_seconds``
     can: it stops whatever is running when the time is up).  ``progress``: True for a progress report on stderr
-    (rounds, current RTP and half-width, time left), or a bar object as :func:`simulate` takes.
+    (rounds, current RTP and half-width, time left), or a bar object as :func:`simulate` takes.  With
+    ``checkpoint`` (a file) a stopped estimate resumes where it stopped: the file holds every state's finished
+    blocks and the batches allocated so far (under its checksum, see :class:`.engine.Checkpoint`), and the resumed
+    estimate is the one an uninterrupted run gives (without a time box).
     """
     started = time.monotonic()
     seed = _check_seed(seed)
@@ -261,12 +265,28 @@ def estimate_rtp(
     active = [i for i, s in enumerate(model.strata) if s.probability > 0]
     plan = Plan(RTP_BLOCK, chunk_size, len(model.components), len(model.counters))
     lanes = {i: plan.lane(i) for i in active}
+    history: list = []  # the batches allocated so far, {state: blocks} (a checkpoint keeps them)
+    store = None
+    if checkpoint:
+        signature = {"kind": "rtp", "game_sha256": spec.game_sha256, "seed": seed, "precision": precision,
+                     "stake": model.stake, "bet_mode": spec.bet_mode, "block": RTP_BLOCK, "plan": end_to_end}
+
+        def replay(extra: dict) -> None:
+            for batch in extra.get("batches", []):
+                counts = {int(k): int(v) for k, v in batch.items()}
+                if not counts or any(i not in lanes or not 0 < c <= RTP_BATCH_BLOCKS for i, c in counts.items()):
+                    raise ValueError(f"a batch {batch} that this estimate cannot have allocated")
+                for i, c in counts.items():
+                    lanes[i].extend(c * RTP_BLOCK)
+                history.append(counts)
+
+        store = Checkpoint.open(checkpoint, signature, plan, prepare=replay)
     bar = make_progress(0, progress, unit="round", label="workbench rtp")
     deadline = started + max_seconds if max_seconds is not None else None
 
     with stop_scope():  # a stop signal stops at a safe point; the estimate is still made and returned
         return _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed, workers, scheduler, bar,
-                         base_cap, started)
+                         base_cap, started, store, history)
 
 
 def base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | None:
@@ -306,20 +326,29 @@ def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **op
 
 
 def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed, workers, scheduler, bar,
-              base_cap=None, started=None) -> RtpEstimate:
+              base_cap=None, started=None, store=None, history=None) -> RtpEstimate:
     price = model.params.cost_units * float(model.game.bet_mode.cost)  # a round's price in pay units: precision is x it
     start = time.perf_counter()
     interrupted = False
     stopped_by = "precision"
+    history = [] if history is None else history
+    if bar is not None and history:  # resumed: the batches the checkpoint holds are planned already
+        bar.total = sum(sum(b.values()) for b in history) * RTP_BLOCK
+        bar.update(sum(lanes[i].total.rounds for i in active))
     try:
-        with JobRunner(spec, workers, scheduler, bar, deadline=deadline) as runner:
-            batch = {i: 1 for i in active}  # pilot: one block per state
-            while batch:
-                for i, count in batch.items():
-                    lanes[i].extend(count * RTP_BLOCK)
-                if bar is not None:
-                    bar.total = (bar.total or 0) + sum(batch.values()) * RTP_BLOCK
-                    bar.refresh()
+        with JobRunner(spec, workers, scheduler, bar, store, deadline=deadline) as runner:
+            # pilot: one block per state (a resumed estimate first finishes the last batch it holds)
+            batch = None if history else {i: 1 for i in active}
+            while True:
+                if batch is not None:
+                    for i, count in batch.items():
+                        lanes[i].extend(count * RTP_BLOCK)
+                    history.append(batch)
+                    if store is not None:
+                        store.extra = {"batches": [{str(i): c for i, c in b.items()} for b in history]}
+                    if bar is not None:
+                        bar.total = (bar.total or 0) + sum(batch.values()) * RTP_BLOCK
+                        bar.refresh()
                 runner.run(plan)
                 if runner.interrupted or stop_requested() is not None:
                     interrupted = True

@@ -654,21 +654,28 @@ class Checkpoint:
     sums of squares non-negative, and so on.
     """
 
-    def __init__(self, path: Path, signature: dict, plan: Plan):
+    def __init__(self, path: Path, signature: dict, plan: Plan, prepare=None):
         self.path = path
         self.signature = signature
         self.plan = plan
+        #: what the run needs besides the lanes to resume (``estimate_rtp``: its batches), under the checksum too
+        self.extra: dict = {}
+        self.prepare = prepare  # called with the file's ``extra`` before the lanes are restored (it may extend them)
         self._last_save = 0.0
         self._warned = False
 
     @classmethod
-    def open(cls, path: str | os.PathLike, signature: dict, plan: Plan) -> "Checkpoint":
-        """Open (and resume from) the checkpoint at ``path`` for the run with ``signature`` and ``plan``."""
+    def open(cls, path: str | os.PathLike, signature: dict, plan: Plan, prepare=None) -> "Checkpoint":
+        """Open (and resume from) the checkpoint at ``path`` for the run with ``signature`` and ``plan``.
+
+        ``prepare(extra)``: called with what the file holds besides the lanes (a dict) before they are restored, so
+        a run whose lanes grow as it goes (``estimate_rtp``) can grow them as far as the file's; it raises
+        ValueError (or KeyError, TypeError) for an ``extra`` that does not fit the run."""
         path = Path(path)
         problem = writable_file_problem(path)
         if problem:
             raise SimulationError(f"cannot write {path}: {problem}")
-        store = cls(path, signature, plan)
+        store = cls(path, signature, plan, prepare)
         size = path.stat().st_size if path.exists() else 0
         if size > MAX_CHECKPOINT_BYTES:
             raise SimulationError(f"{path}: {size:,} bytes, too large to be a workbench checkpoint; choose another file")
@@ -715,6 +722,12 @@ class Checkpoint:
                 f"{self.path}: checkpoint belongs to a different run (game file, seed, spins, stake or mode differ); "
                 "delete it or choose another file")
         try:
+            extra = data.get("extra", {})
+            if not isinstance(extra, dict):
+                raise TypeError("extra is not a table")
+            if self.prepare is not None:
+                self.prepare(extra)
+            self.extra = extra
             self.plan.restore(data["lanes"])
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError) as exc:
             raise self._refuse(f"its content does not fit this run ({exc})") from None
@@ -760,6 +773,8 @@ class Checkpoint:
 
     def save(self) -> None:
         content = {"format": CHECKPOINT_FORMAT, "signature": self.signature, "lanes": self.plan.to_json()}
+        if self.extra:
+            content["extra"] = self.extra
         text = json.dumps({**content, "checksum": checkpoint_checksum(content)})
         try:
             atomic_write_text(self.path, text)
