@@ -403,3 +403,17 @@ def test_screenshot_of_every_section(run, html, tmp_path_factory):
     written = sorted(shots.glob("*.png"))
     assert len(written) == sections
     assert all(p.read_bytes().startswith(b"\x89PNG") and p.stat().st_size > 1000 for p in written)
+
+
+def test_a_time_box_shares_the_reports_simulations_and_says_what_it_cut(tmp_path):
+    """workbench report --max-seconds: the simulations (RTP estimate, bet modes, the end-to-end run) share the box;
+    a run it cuts is reported with the rounds it played, and the report says what the box stopped."""
+    files = report.generate_report("examples/ways_free_spins", tmp_path, spins=10**10, seed=SEED, precision=1e-6,
+                                   max_seconds=4)
+    data = json.loads(files.report_json.read_text())
+    assert data["simulation"]["stopped_by"] == "time box" and 0 < data["simulation"]["spins"] < 10**10
+    assert data["rtp_estimate"]["stopped_by"] == "time box"
+    page = files.html.read_text()
+    assert "time box of 4 s stopped the RTP estimate" in page
+    with pytest.raises(ReportError, match="max_seconds must be"):
+        report.generate_report("classic_tens", tmp_path / "bad", max_seconds=-1)

@@ -595,7 +595,7 @@ def cmd_report(args) -> int:
             print(f"{stem}: running the report notebook ...", file=sys.stderr, flush=True)
             files = generate_report(game, out, spins=args.spins, seed=args.seed, precision=args.precision,
                                     stakes=args.stakes, workers=args.workers,
-                                    progress=not args.quiet and sys.stderr.isatty())
+                                    progress=not args.quiet and sys.stderr.isatty(), max_seconds=args.max_seconds)
         except WorkbenchError as exc:
             if len(names) == 1:
                 raise
@@ -840,15 +840,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=workers, default=1,
                    help=f"local worker processes (1 to {MAX_WORKERS}; results do not depend on it)")
     p.add_argument("--out", metavar="DIR", type=path_text, help="output folder (default: reports/GAME)")
+    p.add_argument("--max-seconds", type=positive_number,
+                   help="time box of the report's simulations per game (above 0), shared by the RTP estimate, the "
+                        "stakes, the bet modes and the end-to-end run; each figure says the precision it reached")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("tune", help="reach a target RTP with the fewest stop changes, keeping chosen figures")
+    p = sub.add_parser("tune", help="reach a target RTP with the fewest stop changes, keeping chosen figures; confirm it "
+                                    "on the tuned file")
     p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
-    p.add_argument("--target-rtp", type=rtp_number, help="whole-game RTP to reach: 0.9618 or 96.18%%")
+    p.add_argument("--target-rtp", type=rtp_number,
+                   help="RTP to reach, x the cost of the bet mode tuned (the whole game by default): 0.9618 or 96.18%%")
     p.add_argument("--targets", type=rtp_list, help="several versions: 0.96,0.94,0.92 (one file each with --out)")
-    p.add_argument("--tolerance", type=fraction, default=0.0001, help="how close to the target (a fraction; default 0.0001)")
-    p.add_argument("--mode", default="base", help="bet mode whose strips change (default: base)")
+    p.add_argument("--target", type=target_spec, action="append", metavar="MODE=RTP[±TOL]",
+                   help="a bet mode's own RTP (repeatable, one file): base=96%%, bonus_buy=96%%±0.3%% (TOL in points of "
+                        "RTP); each mode varies its own strips (a buy: its feature's), tuned in an order where none "
+                        "changes what an earlier one plays")
+    p.add_argument("--tolerance", type=fraction, default=None,
+                   help="how close to the target, a fraction of the mode's cost; \"reached\" needs the tuned file's "
+                        "re-estimated RTP this close with a 95 %% half-width at most this (default 0.0005 when the RTP "
+                        "has a simulated part, 0.0001 when it is exact)")
+    p.add_argument("--bet-mode", metavar="NAME",
+                   help="tune this [bet_modes.*] to its own RTP (x its cost): an ante's own strips, a buy's feature "
+                        "strips (or, with --vary table=NAME, a table drawn in it); default: the base game")
+    p.add_argument("--mode", default=None,
+                   help="strip-set mode whose strips change (a [strip_sets] mode such as free_spins; default: the bet "
+                        "mode's own, a buy's feature's); bet modes are chosen with --bet-mode")
     p.add_argument("--strip-set", help="strip set to change (default: the mode's own, e.g. base)")
     p.add_argument("--keep", action="append", metavar="FIGURE[=VALUE[±TOL]]",
                    help="hold a figure in a band, e.g. hit_frequency=0.28±0.01, volatility_index_90, "

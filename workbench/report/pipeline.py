@@ -195,7 +195,7 @@ def report_game_file(game, out_dir) -> Path:
 
 def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED,
                     precision: float = DEFAULT_PRECISION, stakes=None, workers: int = 1, kernel_name: str | None = None,
-                    timeout: float | None = None, progress: bool = False) -> ReportFiles:
+                    timeout: float | None = None, progress: bool = False, max_seconds: float | None = None) -> ReportFiles:
     """Run the report notebook for ``game`` and write every report file into ``out_dir``.
 
     ``game``: a Game, a reelset path or a shipped name; a Game with unsaved
@@ -204,7 +204,9 @@ def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DE
     half-width of the RTP estimate (fraction of the total bet); ``stakes``:
     stake levels (currency) to report, default the game's stake ladder;
     ``kernel_name``: a named Jupyter kernel instead of this Python;
-    ``timeout``: seconds allowed per cell (default: no limit).
+    ``timeout``: seconds allowed per cell (default: no limit); ``max_seconds``: a time box shared by the report's
+    simulations (:class:`~workbench.report.budget.TimeBudget`; the fixed work, kernel start, PAR sheet, plots and
+    HTML, is not boxed).
 
     Files: ``<game>.ipynb`` (executed), ``<game>.html``, ``<game>_par.xlsx``,
     ``<game>_par_<table>.csv``, ``<game>_par.json`` and ``<game>_report.json``.
@@ -212,6 +214,9 @@ def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DE
     the notebook fails; the partial executed notebook is kept.
     """
     _check_parameters(spins, seed, precision, stakes)
+    if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
+                                    or not math.isfinite(max_seconds) or max_seconds <= 0):
+        raise ReportError(f"max_seconds must be a number of seconds above 0, got {max_seconds!r}")
     start = time.perf_counter()
     out = Path(out_dir).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -223,7 +228,7 @@ def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DE
         raise ReportError(f"report notebook not found: {notebook}")
     parameters = {"game": str(path), "spins": int(spins), "seed": int(seed), "precision": float(precision),
                   "stakes": None if stakes is None else [float(s) for s in stakes], "workers": int(workers),
-                  "out_dir": str(out)}
+                  "out_dir": str(out), "max_seconds": None if max_seconds is None else float(max_seconds)}
     # the kernel runs in a private temporary folder, never in ``out`` (see execute_notebook); the notebook
     # reads and writes only the absolute paths it is given (game file, out_dir)
     execute_notebook(notebook, paths["notebook"], parameters, kernel_name=kernel_name, timeout=timeout,

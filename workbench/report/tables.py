@@ -304,18 +304,28 @@ def par_sheet(game):
     return par(game)
 
 
-def rtp_estimate(game, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1, stake=None):
-    """RTP by exact base game + conditional simulation of the features, to ``precision`` (95 % half-width)."""
+def rtp_estimate(game, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1, stake=None,
+                 budget=None, step: str = "rtp", parts: int = 1):
+    """RTP by exact base game + conditional simulation of the features, to ``precision`` (95 % half-width);
+    ``budget``: the report's :class:`~workbench.report.budget.TimeBudget` (its share for ``step``)."""
     from ..simulate import estimate_rtp
 
-    return estimate_rtp(game, precision, seed, workers=workers, stake=stake)
+    est = estimate_rtp(game, precision, seed, workers=workers, stake=stake,
+                       max_seconds=budget.share(step, parts) if budget is not None else None)
+    if budget is not None:
+        budget.record(step, est)
+    return est
 
 
-def simulation(game, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED, workers: int = 1):
+def simulation(game, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED, workers: int = 1, budget=None):
     """End-to-end simulation of ``spins`` rounds (features, win distribution, max win seen)."""
     from ..simulate import simulate
 
-    return simulate(game, spins, seed, workers=workers)
+    sim = simulate(game, spins, seed, workers=workers,
+                   max_seconds=budget.share("simulation") if budget is not None else None)
+    if budget is not None:
+        budget.record("simulation", sim)
+    return sim
 
 
 def report_stakes(game, stakes=None) -> list:
@@ -325,14 +335,15 @@ def report_stakes(game, stakes=None) -> list:
 
 
 def stake_estimates(game, stakes=None, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED,
-                    workers: int = 1) -> dict:
+                    workers: int = 1, budget=None) -> dict:
     """RTP estimate at each stake level (currency); half-width ``STAKE_PRECISION_FACTOR x precision``.
 
     The same seed is used at every stake (common random numbers), so
     differences between stakes are measured more precisely than each level.
     """
     levels = report_stakes(game, stakes)
-    return {s: rtp_estimate(game, STAKE_PRECISION_FACTOR * precision, seed, workers, stake=s) for s in levels}
+    return {s: rtp_estimate(game, STAKE_PRECISION_FACTOR * precision, seed, workers, stake=s, budget=budget,
+                            step="stakes", parts=len(levels) - k) for k, s in enumerate(levels)}
 
 
 def rtp_trace(sim) -> pd.DataFrame:
@@ -585,16 +596,21 @@ def strata_table(est) -> pd.DataFrame:
     return _frame(rows, "trigger state")
 
 
-def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1) -> list:
+def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1,
+                       budget=None) -> list:
     """Every bet mode's figures (:class:`~workbench.simulate.BetModeEstimate`, x its own cost): ``base`` from
     ``est``, each declared ``[bet_modes.*]`` estimated to ``precision`` x its cost; empty for a game without them."""
     if not game.bet_modes:
         return []
-    from ..simulate import BetModeEstimate, estimate_bet_modes
+    from ..simulate import BetModeEstimate
 
     out = [BetModeEstimate(game.all_bet_modes["base"], est)]
     base = game.in_bet_mode("base")  # the report's game may be a copy: play every mode of its own text
-    out += [m for m in estimate_bet_modes(base, precision, seed, workers=workers) if m.name != "base"]
+    others = [name for name in game.all_bet_modes if name != "base"]
+    for k, name in enumerate(others):
+        mode_est = rtp_estimate(base.in_bet_mode(name), precision, seed, workers, budget=budget, step="modes",
+                                parts=len(others) - k)
+        out.append(BetModeEstimate(game.all_bet_modes[name], mode_est))
     return out
 
 
