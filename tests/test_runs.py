@@ -378,3 +378,17 @@ def test_a_damaged_checkpoint_is_refused_not_trusted(classic, tmp_path, monkeypa
             simulate(classic, 600_000, 2, checkpoint=str(checkpoint))
     checkpoint.write_text(json.dumps(good))
     assert _strip(simulate(classic, 600_000, 2, checkpoint=str(checkpoint)).to_dict()) == _strip(simulate(classic, 600_000, 2).to_dict())
+
+
+def test_an_estimate_played_in_parts_of_blocks_is_the_same_estimate():
+    """A time-boxed estimate plays its blocks in parts (an eighth of a block per job, so a job overruns the box
+    little): the parts continue the block's random stream, so the estimate is bit for bit the whole-block one."""
+    from workbench.io import load_game
+    from workbench.simulate import BOXED_CHUNK, estimate_rtp
+
+    game = load_game("examples/hold_and_respin_coins")
+    whole = estimate_rtp(game, precision=0.004, seed=3)
+    parts = estimate_rtp(game, precision=0.004, seed=3, chunk_size=BOXED_CHUNK)
+    boxed = estimate_rtp(game, precision=0.004, seed=3, max_seconds=600)  # a box that does not bind: parts too
+    assert (whole.rtp, whole.std, whole.samples) == (parts.rtp, parts.std, parts.samples) == (boxed.rtp, boxed.std,
+                                                                                             boxed.samples)

@@ -54,6 +54,7 @@ from .progress import eta_text
 from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator, chunk_state
 
 __all__ = [
+    "BOXED_CHUNK",
     "MAX_SPINS",
     "BetModeEstimate",
     "Estimate",
@@ -175,6 +176,8 @@ def simulate(
 
 #: most blocks one trigger state gets per batch of the Neyman allocation
 RTP_BATCH_BLOCKS = 16
+#: rounds per job of a time-boxed estimate: an eighth of a block, so a job in this process overruns the box little
+BOXED_CHUNK = RTP_BLOCK // 8
 
 
 def exactness(game: Game) -> tuple[bool, str]:
@@ -227,8 +230,8 @@ def estimate_rtp(
     of :data:`RTP_BLOCK` (2^16) rounds, in proportion to probability x spread
     (Neyman allocation) after a pilot block per state, at most
     :data:`RTP_BATCH_BLOCKS` blocks per state and batch.  ``chunk_size``
-    (rounds per job) must be a positive multiple of the block; it does not
-    change the result, nor do ``workers`` or ``scheduler`` (``max_seconds``
+    (rounds per job: below the block, which is then played in parts, or a multiple of it; with ``max_seconds``
+    the default is :data:`BOXED_CHUNK`) does not change the result, nor do ``workers`` or ``scheduler`` (``max_seconds``
     can: it stops whatever is running when the time is up).  ``progress``: True for a progress report on stderr
     (rounds, current RTP and half-width, time left), or a bar object as :func:`simulate` takes.  With
     ``checkpoint`` (a file) a stopped estimate resumes where it stopped: the file holds every state's finished
@@ -247,9 +250,9 @@ def estimate_rtp(
     if max_seconds is not None:
         max_seconds = finite_positive(max_seconds, "max_seconds")
     check_chunk_size(chunk_size, RTP_BLOCK)
-    if chunk_size % RTP_BLOCK:
-        raise SimulationError(f"chunk size of estimate_rtp must be a positive multiple of its block of {RTP_BLOCK:,} rounds, "
-                              f"got {int(chunk_size):,}")
+    if max_seconds is not None and chunk_size == RTP_BLOCK:
+        # short jobs so the box holds when rounds are slow (a block is then played in parts: the same result)
+        chunk_size = BOXED_CHUNK
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
     sheet = NO_BASE_GAME if game.bet_mode.buy else par(game, full_cycle=False)  # a bought feature plays no base spin
