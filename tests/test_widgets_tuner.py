@@ -222,3 +222,36 @@ def test_a_table_feeding_only_a_simulated_mean_is_a_message():
     assert "feeds a simulated feature mean" in panel.last_error and "table wheel" in panel.last_error
     assert "wb-error" in panel.status.value and "Traceback" not in panel.status.value
     assert panel.save_button.disabled and panel.progress.bar_style == "danger"
+
+
+# ---------------------------------------------------------------------------
+# bet modes and the confirmation
+# ---------------------------------------------------------------------------
+def test_bet_mode_choice_tunes_a_bought_feature_and_says_confirmed():
+    panel = TunerPanel("examples/ways_free_spins", 0.95)
+    assert panel.bet_mode.options == ("base", "bonus_buy") and panel.bet_mode.value == "base"
+    assert panel.strip_set == "base" and panel.tolerance.value == pytest.approx(0.05)  # features: ± 0.05 %
+    panel.bet_mode.value = "bonus_buy"  # its feature's strips, x the buy's own cost
+    assert panel.strip_set == "free" and panel.mode == "free_spins" and "bonus_buy" in panel.header.value
+    assert panel.vary.value and panel.result is None
+    panel.tolerance.value = 0.5
+    panel.target.value = 94.0
+    panel.run()
+    result = panel.result
+    assert result is not None and result.bet_mode == "bonus_buy" and result.reached, panel.last_error
+    assert "wb-tune-reached" in panel.status.value and "reached, confirmed" in panel.status.value
+    assert "bet mode bonus_buy" in panel.status.value and "wb-tune-confirmation" in panel.status.value
+    assert "mean extra" in panel.status.value  # the held terms, each with its half-width
+    assert {c.strip_set for c in result.changes} == {"free"}
+
+
+def test_a_result_that_is_not_confirmed_says_so_with_the_command(tmp_path):
+    panel = TunerPanel("examples/ways_free_spins", 0.955, tolerance=0.0001, max_seconds=2, run=True)
+    result = panel.result
+    assert result is not None and result.status == "not confirmed", panel.last_error
+    status = panel.status.value
+    assert "wb-tune-unconfirmed" in status and "not confirmed" in status and "wb-tune-reached" not in status
+    assert "workbench rtp" in status and "--precision 5e-05" in status
+    path = tmp_path / "unconfirmed.toml"
+    panel.save(path)
+    assert path.exists() and "Not confirmed: check it with" in panel.save_status.value

@@ -25,6 +25,7 @@ from .errors import ReelsetError, WorkbenchError
 EXIT_OK = 0
 EXIT_PROBLEM = 2
 EXIT_UNREACHED = 3  # tune: the target cannot be reached under the constraints (the closest result is printed)
+EXIT_UNCONFIRMED = 4  # tune: tuned, but the re-estimate of the tuned file does not confirm the target (docs/tuning.md)
 EXIT_INTERRUPTED = 130  # stopped by SIGINT (Ctrl-C): 128 + 2
 EXIT_TERMINATED = 143  # stopped by SIGTERM (a scheduler, `docker stop`): 128 + 15
 
@@ -642,79 +643,149 @@ def vary_spec(text: str) -> tuple:
     raise argparse.ArgumentTypeError(f"write symbols=A,K,Q, table=NAME, strip_set_weights or stop_weights, got {_shown(text)}")
 
 
-def cmd_tune(args) -> int:
-    from .io import load_game
-    from .tuning import FeatureTerms, tune, version_path, versions_table
+def target_spec(text: str):
+    """argparse type: one ``--target MODE=RTP[±TOL]`` (RTP 0.96 or 96%, TOL 0.003 or 0.3%, percentage points)."""
+    from .tuning import parse_target
 
+    try:
+        return parse_target(text)
+    except WorkbenchError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--target {text!r}: ")) from None
+
+
+def _tune_heading(game, result) -> str:
+    varied = "; ".join(([f"symbols {', '.join(result.vary)}"] if result.vary else []) + list(result.varied_weights))
+    mode = result.unit if result.bet_mode != "base" else "whole game, x total bet"
+    strips = result.original.strip_sets.get(result.strip_set)  # the mode as the file names it (an ante's: its own)
+    return (f"{game.name}: target RTP {result.target * 100:.4f} % ± {result.tolerance * 100:.4f} % ({mode}; strip set "
+            f"{result.strip_set} of mode {strips.mode if strips else result.mode}; varied: {varied or 'nothing'})")
+
+
+def _print_tune_result(game, result, message, saved) -> None:
+    """One target's result as text: heading, status (with the confirming command), terms, figures, changes."""
+    file = str(saved.target) if saved is not None else None
+    print(_tune_heading(game, result))
+    if message:
+        print(f"  NOT REACHED: {message}")
+    else:
+        for line in result.lines(file or "TUNED.toml"):
+            print(f"  {line}")
+        if result.status == "not confirmed" and saved is None:
+            print("  (write the tuned file with --out FILE to run that command on it)")
+    for line in result.table().to_string(index=False).splitlines():
+        print("  " + line)
+    for change in (*result.changes, *result.weight_changes):
+        print(f"  {change}")
+    for note in result.notes:
+        print(f"  note: {note}")
+    if saved is not None:
+        print(f"  saved to {saved.target}" + (" (not confirmed: check it with the command above)"
+                                              if result.status == "not confirmed" else ""))
+    print()
+
+
+def _tune_status(results: list) -> int:
+    """Exit status of ``tune``: 3 if a target cannot be reached, else 4 if one is not confirmed, else 0."""
+    statuses = {r.status for r, message in results} | {"not reached" for r, message in results if message}
+    if "not reached" in statuses:
+        return EXIT_UNREACHED
+    return EXIT_UNCONFIRMED if "not confirmed" in statuses else EXIT_OK
+
+
+def cmd_tune(args) -> int:
     from .errors import TargetUnreachableError
+    from .io import load_game
+    from .tuning import FeatureTerms, shared_terms, tune, tune_targets, version_path, versions_table
 
     game = load_game(args.game)
+    if args.target and (args.target_rtp is not None or args.targets):
+        raise WorkbenchError("tune: --target MODE=RTP names the mode of each target: give it instead of --target-rtp "
+                             "or --targets, not with them")
     targets = args.targets or ([args.target_rtp] if args.target_rtp is not None else [])
-    if not targets:
-        raise WorkbenchError("tune: give --target-rtp RTP (or --targets RTP,RTP,...)")
+    if not targets and not args.target:
+        raise WorkbenchError("tune: give --target-rtp RTP (or --targets RTP,RTP,... or --target MODE=RTP)")
+    if args.target:
+        given = [opt for opt, value in (("--bet-mode", args.bet_mode), ("--mode", args.mode), ("--strip-set", args.strip_set),
+                                        ("--keep", args.keep), ("--vary", args.vary), ("--tolerance", args.tolerance),
+                                        ("--base-only", args.base_only)) if value]
+        if given:
+            raise WorkbenchError(f"tune: with --target each mode is tuned with its own strips and tolerance "
+                                 f"(MODE=RTP±TOL): {', '.join(given)} applies to one target at a time (--target-rtp "
+                                 "with --bet-mode)")
     outs = []
     if args.out:
-        outs = [Path(args.out)] if len(targets) == 1 else [version_path(args.out, t) for t in targets]
+        outs = [Path(args.out)] if len(targets) <= 1 else [version_path(args.out, t) for t in targets]
         for out in outs:
             check_output_file(str(out))
+    interactive = not args.quiet and sys.stderr.isatty() and not args.json
     bar = None
-    if not args.quiet and sys.stderr.isatty() and not args.json:
+    if interactive:
         from tqdm import tqdm
 
         bar = tqdm(unit=" exact evaluations", leave=False, file=sys.stderr)
+    common = dict(seed=args.seed, precision=args.precision, max_seconds=args.max_seconds, max_rounds=args.max_rounds,
+                  workers=args.workers, confirm=not args.no_confirm, max_changes=args.max_changes,
+                  max_steps=args.max_steps, progress=(lambda n: bar.update(1)) if bar is not None else None,
+                  notify=(lambda text: (bar.write if bar is not None else print)(f"workbench: {text}", file=sys.stderr))
+                  if interactive else None)
+    if args.target:
+        try:
+            multi = tune_targets(game, args.target, **common)
+        finally:
+            if bar is not None:
+                bar.close()
+        applied = any(m is None for m in multi.messages)
+        saved = multi.save(outs[0]) if outs and applied else None
+        results = list(zip(multi.results, multi.messages))
+        with _stops_deferred():
+            if args.json:
+                print_json(dict(multi.to_dict(str(saved.target) if saved else None),
+                                saved_to=str(saved.target) if saved is not None else None))
+                return _tune_status(results)
+            for note in multi.notes:
+                print(f"note: {note}")
+            for result, message in results:
+                _print_tune_result(game, result, message, saved)
+            print(f"{game.name}: {len(results)} target(s), tuned in the order {', '.join(multi.order)}: {multi.status}"
+                  + (f"; saved to {saved.target}" if saved is not None else ""))
+        return _tune_status(results)
     specs = args.vary or []
     symbols = [n for kind, names in specs if kind == "symbols" for n in names]
     symbols = symbols if symbols else (None if not specs else ())  # only weights named: no symbol counts change
     tables = [n for kind, names in specs if kind == "table" for n in names]
-    terms = FeatureTerms.base_only() if args.base_only else FeatureTerms.estimate(game, args.precision, args.seed)
-    results, status = [], EXIT_OK
-    for i, target in enumerate(targets):
-        try:
-            result = tune(game, target, mode=args.mode, strip_set=args.strip_set, keep=args.keep or (), vary=symbols,
-                          tables=tables, strip_set_weights=("strip_set_weights", ()) in specs,
-                          stop_weights=("stop_weights", ()) in specs,
-                          max_changes=args.max_changes, tolerance=args.tolerance, terms=terms, seed=args.seed,
-                          reestimate=args.reestimate, max_steps=args.max_steps,
-                          progress=(lambda n: bar.update(1)) if bar is not None else None)
-            message = None
-        except TargetUnreachableError as exc:
-            result, message, status = exc.closest, str(exc), EXIT_UNREACHED
-        saved = result.save(outs[i]) if outs and message is None else None
-        results.append((result, message, saved))
-    if bar is not None:
-        bar.close()
+    options = dict(bet_mode=args.bet_mode, mode=args.mode, strip_set=args.strip_set, keep=args.keep or (), vary=symbols,
+                   tables=tables, strip_set_weights=("strip_set_weights", ()) in specs,
+                   stop_weights=("stop_weights", ()) in specs, tolerance=args.tolerance, **common)
+    try:
+        if args.base_only:
+            options["terms"] = FeatureTerms.base_only()
+        elif len(targets) > 1:
+            options["terms"] = shared_terms(game, **options)  # one held estimate for every version
+        results = []
+        for i, target in enumerate(targets):
+            try:
+                result = tune(game, target, **options)
+                message = None
+            except TargetUnreachableError as exc:
+                result, message = exc.closest, str(exc)
+            saved = result.save(outs[i]) if outs and message is None else None
+            results.append((result, message, saved))
+    finally:
+        if bar is not None:
+            bar.close()
+    status = _tune_status([(r, m) for r, m, _ in results])
     with _stops_deferred():
         if args.json:
             out = []
             for result, message, saved in results:
-                d = result.to_dict()
+                d = result.to_dict(str(saved.target) if saved is not None else None)
                 d["message"] = message
                 d["saved_to"] = str(saved.target) if saved is not None else None
                 out.append(d)
             print_json(out[0] if len(out) == 1 else out)
             return status
         for result, message, saved in results:
-            print(f"{game.name}: target RTP {result.target * 100:.4f} % ± {result.tolerance * 100:.4f} % "
-                  f"(mode {result.mode}, strip set {result.strip_set}; varied: "
-                  f"{'; '.join(([f'symbols ' + ', '.join(result.vary)] if result.vary else []) + list(result.varied_weights))})")
-            if message:
-                print(f"  NOT REACHED: {message}")
-            else:
-                ci = f" ± {result.rtp_ci95 * 100:.4f} % (95 %)" if result.rtp_ci95 else ""
-                print(f"  reached {result.rtp * 100:.4f} %{ci} [{result.rtp_source}] with {len(result.changes)} stop(s) "
-                      f"changed, {result.evaluations} exact evaluations in {result.elapsed:.1f} s")
-            if result.reestimated is not None:
-                est = result.reestimated
-                print(f"  re-estimated end to end: {est.rtp * 100:.4f} % ± {est.rtp_ci95 * 100:.4f} % (95 %, seed {est.seed})")
-            for line in result.table().to_string(index=False).splitlines():
-                print("  " + line)
-            for change in (*result.changes, *result.weight_changes):
-                print(f"  {change}")
-            for note in result.notes:
-                print(f"  note: {note}")
-            if saved is not None:
-                print(f"  saved to {saved.target}")
-            print()
+            _print_tune_result(game, result, message, saved)
         if len(results) > 1:
             print(versions_table([r for r, _, _ in results]).to_string())
     return status
@@ -847,7 +918,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("tune", help="reach a target RTP with the fewest stop changes, keeping chosen figures; confirm it "
-                                    "on the tuned file")
+                                    "on the tuned file",
+                       epilog="exit status: 0 every target reached (confirmed on the tuned file); 2 bad input; 3 a "
+                              "target cannot be reached (the closest result is printed); 4 tuned but not confirmed "
+                              "(how close it is and the command that confirms it are printed). See docs/tuning.md.")
     p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--target-rtp", type=rtp_number,
                    help="RTP to reach, x the cost of the bet mode tuned (the whole game by default): 0.9618 or 96.18%%")
@@ -876,14 +950,24 @@ def build_parser() -> argparse.ArgumentParser:
                         "default: the counts of every one-stop symbol but wilds, scatters and bonus symbols")
     p.add_argument("--max-changes", type=whole_number(1, 10**6), help="at most this many stops and weights changed")
     p.add_argument("--max-steps", type=whole_number(1, 1000), default=12, help="search steps (default 12)")
-    p.add_argument("--precision", type=fraction, default=0.001,
-                   help="95 %% half-width of the held feature estimate (games with features; default 0.001)")
-    p.add_argument("--seed", type=seed, default=1, help="seed of the feature estimate (default 1)")
-    p.add_argument("--reestimate", action="store_true", help="estimate the tuned game end to end again")
+    p.add_argument("--precision", type=fraction, default=None,
+                   help="95 %% half-width of the held feature estimate (games with features; default: the tolerance)")
+    p.add_argument("--seed", type=seed, default=1,
+                   help="seed of the held feature estimate; confirmation k is seeded SEED + k (default 1)")
+    p.add_argument("--max-seconds", type=positive_number, default=600.0,
+                   help="time box of each target in seconds: held terms (at most a quarter), search and confirmations "
+                        "(default 600); a confirmation it stops short is \"not confirmed\"")
+    p.add_argument("--max-rounds", type=whole_number(1, 10), default=3,
+                   help="most confirmations per target: after an off-target one the search aims again (default 3)")
+    p.add_argument("--workers", type=workers, default=1, help=f"local processes per estimate (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--no-confirm", action="store_true",
+                   help="do not re-estimate the tuned file: a result with a simulated part is then \"not confirmed\"")
+    p.add_argument("--reestimate", action="store_true", help=argparse.SUPPRESS)  # what the confirmation now always does
     p.add_argument("--base-only", action="store_true",
                    help="the target is the base game's RTP (exact); feature terms are left out and not estimated")
     p.add_argument("--out", metavar="FILE", type=path_text,
-                   help="write the tuned reelset here (with --targets: FILE_rtpXXXX.toml per version); nothing is written without it")
+                   help="write the tuned reelset here (with --targets: FILE_rtpXXXX.toml per version; also a result "
+                        "that is not confirmed); nothing is written without it")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tune)

@@ -12,18 +12,25 @@ changed, the tuner's notes and the file diff.  Nothing is written until
 (default ``<original stem>_rtp<basis points>.toml`` beside the original;
 validated and atomic, see :func:`workbench.io.save_game`).
 
-RTP is the whole game: exact when the game pays only what the exact PAR
-covers, else the exact base game plus the feature terms held from one exact +
-conditional estimate (± its 95 % CI).  Hit frequency, standard deviation and
-volatility index are of the base game, exact.  A table whose weights only
-feed a simulated feature mean (which the tuner holds from the estimate) is
-refused with a message.
+RTP is the whole game, or with **bet mode** one ``[bet_modes.*]`` x its own
+cost (an ante's own strips, a bought feature's strips or a table drawn in
+it): exact when the game pays only what the exact PAR covers, else the exact
+base game plus the feature terms held from one exact + conditional estimate.
+The tuned file's RTP is then checked on its own (exactly, or by an
+independent estimate within ``max_seconds``): the panel says **confirmed**
+only when that check is within the tolerance with a half-width at most the
+tolerance, else **not confirmed**, with how close it is and the command that
+confirms it (docs/tuning.md).  Hit frequency, standard deviation and
+volatility index are of the tuned strips' first screen, exact.  A table whose
+weights only feed a simulated feature mean (which the tuner holds from the
+estimate) is refused with a message.
 
 Usage in a notebook::
 
     from workbench.widgets import TunerPanel
     TunerPanel("classic_tens", 0.94, keep=("hit_frequency",))
     TunerPanel("examples/line_bonus_pick", 0.96, tables=("pick_awards",))  # weights only
+    TunerPanel("examples/ways_free_spins", 0.95, bet_mode="bonus_buy")  # a bought feature's strips
 """
 
 from __future__ import annotations
@@ -40,8 +47,8 @@ import ipywidgets as W
 from ..errors import TargetUnreachableError, TuningError, WorkbenchError
 from ..io import load_game
 from ..model import Game
-from ..tuning import (DEFAULT_TOLERANCE, FeatureTerms, TuneResult, _default_strip_set, _fmt, _resolve_vary, measure,
-                      tune, version_path)
+from ..tuning import (DEFAULT_CONFIRM_SECONDS, FeatureTerms, TuneResult, _default_strip_set, _fmt, _resolve_vary,
+                      default_tolerance, has_simulated_terms, measure, plan_mode, shared_terms, tune, version_path)
 from .panel import button, css_class
 from .summary import diff_html, exactness
 
@@ -187,7 +194,10 @@ class TunerPanel:
     change (modes with two or more strip sets); ``stop_weights``: the stop
     weights of the strip set's weighted reels may change;
     ``max_changes``: cap on the stops and weights changed (None: no cap); ``precision``
-    and ``seed``: of the feature-term estimate (games with features only).
+    and ``seed``: of the feature-term estimate (games with features only; default precision: the tolerance,
+    whose own default is ± 0.05 % with simulated features, else ± 0.01 %); ``bet_mode``: the
+    ``[bet_modes.*]`` whose own RTP is tuned (default: the base game); ``max_seconds``: time box of the
+    estimates (the confirmation of the tuned file included).
     With ``run`` the tuner runs once at once.  :meth:`run` and :meth:`save`
     do what the Run and Save buttons do; ``result`` then holds the
     :class:`~workbench.tuning.TuneResult` (None after a failed run),
@@ -197,28 +207,33 @@ class TunerPanel:
     """
 
     def __init__(self, game: str | os.PathLike | Game, target_rtp: float | None = None, keep: tuple = (),
-                 vary: tuple | None = None, max_changes: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
-                 precision: float = 0.001, seed: int = 1, run: bool = False, tables: tuple = (),
-                 strip_set_weights: bool = False, stop_weights: bool = False):
+                 vary: tuple | None = None, max_changes: int | None = None, tolerance: float | None = None,
+                 precision: float | None = None, seed: int = 1, run: bool = False, tables: tuple = (),
+                 strip_set_weights: bool = False, stop_weights: bool = False, bet_mode: str | None = None,
+                 max_seconds: float = DEFAULT_CONFIRM_SECONDS):
         self.game = game if isinstance(game, Game) else load_game(game)
         keep = (keep,) if isinstance(keep, str) else tuple(keep)
-        self.mode = default_mode(self.game)
         self.precision = precision
         self.seed = seed
+        self.max_seconds = max_seconds
         self.result: TuneResult | None = None
         self.closest: TuneResult | None = None
         self.saved = None
         self.last_error = ""
         self.evaluations = 0
-        self._terms: FeatureTerms | None = None
-        try:
-            self.strip_set = _default_strip_set(self.game, self.mode)
-        except TuningError:
-            self.strip_set = None
-        self.exact, self.exact_why = exactness(self.game)
+        self._terms: dict = {}  # bet mode -> held feature terms (or None: nothing to hold)
+        modes = list(self.game.all_bet_modes)
+        self.bet_mode = css_class(W.Dropdown(options=modes, value=bet_mode if bet_mode in modes else "base",
+                                             description="bet mode", style={"description_width": "initial"}),
+                                  "wb-tune-bet-mode")
+        if len(modes) < 2:
+            self.bet_mode.layout.display = "none"  # the base game is the only way to play
+        self._plan_bet_mode()
+        if tolerance is None:
+            tolerance = self.default_tolerance()
         if target_rtp is None:
             try:
-                target_rtp = round(measure(self.game, self.mode, self.terms())["rtp"], 4)
+                target_rtp = round(measure(self.played, self.mode, self.terms())["rtp"], 4)
             except WorkbenchError:
                 target_rtp = 0.96
 
@@ -242,7 +257,7 @@ class TunerPanel:
         self._build_weights(tables, strip_set_weights, stop_weights)
         if vary is None:
             # only weights preset (and valid): no symbol count changes, as `workbench tune --vary table=NAME`
-            chosen = [] if any(self.weight_options().values()) else default_vary(self.game, self.strip_set, self.mode)
+            chosen = [] if any(self.weight_options().values()) else default_vary(self.played, self.strip_set, self.mode)
         else:
             chosen = list(vary)
         unknown = [s for s in chosen if s not in options]
@@ -271,7 +286,7 @@ class TunerPanel:
                            "wb-tune-legend")
         self.widget = css_class(W.VBox([
             self.header,
-            W.HBox([self.target, self.tolerance, self.max_changes], layout=W.Layout(flex_flow="row wrap")),
+            W.HBox([self.bet_mode, self.target, self.tolerance, self.max_changes], layout=W.Layout(flex_flow="row wrap")),
             W.HBox([self.keep, W.VBox([self.vary, legend])], layout=W.Layout(flex_flow="row wrap")),
             self.weights_box,
             W.HBox([self.run_button, self.progress, self.evaluations_label], layout=W.Layout(align_items="center")),
@@ -285,14 +300,53 @@ class TunerPanel:
             problems.append(f"vary: {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not a one-stop symbol of "
                             f"{self.game.name} (symbols: {', '.join(options)}); left out")
         problems += self._preset_problems
+        if bet_mode is not None and bet_mode not in modes:
+            problems.append(f"bet mode: {self.game.name} has no bet mode {bet_mode!r} (bet modes: {', '.join(modes)}); "
+                            "the base game is tuned")
         if problems:
             self._error("\n".join(problems))
+        self.bet_mode.observe(lambda change: self._on_bet_mode(), names="value")
         if run:
             self.run()
 
+    # -- the bet mode ------------------------------------------------------------
+    def _plan_bet_mode(self) -> None:
+        """What the chosen bet mode plays: ``played`` (the game in that mode), the strip-set mode and strip set
+        the tuner varies by default, whether its RTP is exact."""
+        name = self.bet_mode.value
+        try:
+            plan = plan_mode(self.game, name)
+            self.played, self.mode = plan.played, plan.mode
+        except TuningError:
+            plan = plan_mode(self.game, name, vary=())  # a buy with no strips of its own: a table, then
+            self.played, self.mode = plan.played, plan.mode
+        try:
+            self.strip_set = _default_strip_set(self.played, self.mode)
+        except TuningError:
+            self.strip_set = None
+        self.exact, self.exact_why = exactness(self.played)
+
+    def default_tolerance(self) -> float:
+        """The tuner's default tolerance for the chosen bet mode (x its cost)."""
+        try:
+            return default_tolerance(has_simulated_terms(self.played))
+        except WorkbenchError:
+            return default_tolerance(not self.exact)
+
+    def _on_bet_mode(self) -> None:
+        """Another bet mode: its strips, default symbols, weights and tolerance; results of the last one cleared."""
+        self._plan_bet_mode()
+        self._clear()
+        self.header.value = PANEL_CSS + self._header_html()
+        self.tolerance.value = round(100 * self.default_tolerance(), 6)
+        self.vary.value = tuple(default_vary(self.played, self.strip_set, self.mode))
+        old = self.weights_box
+        self._build_weights((), False, False)
+        self.widget.children = tuple(self.weights_box if child is old else child for child in self.widget.children)
+
     def _build_weights(self, tables: tuple, strip_set_weights: bool, stop_weights: bool) -> None:
         """The "Weights that may change" section; presets the game cannot take are left out (with a message)."""
-        choices = weight_choices(self.game, self.strip_set, self.mode)
+        choices = weight_choices(self.played, self.strip_set, self.mode)
         names = choices["tables"]
         self._preset_problems = []
         unknown = [t for t in tables if t not in names]
@@ -310,7 +364,7 @@ class TunerPanel:
         else:
             self.tables.layout.display = "none"
             notes.append(f"{html.escape(self.game.name)} has no tables")
-        sets = self.game.strip_sets_for(self.mode)
+        sets = self.played.strip_sets_for(self.mode)
         self.strip_set_weights = css_class(W.Checkbox(value=False, description="strip-set weights of the mode", indent=False,
                                                       disabled=not choices["strip_set_weights"]),
                                            "wb-tune-strip-set-weights")
@@ -350,16 +404,23 @@ class TunerPanel:
     def _header_html(self) -> str:
         game = self.game
         where = html.escape(str(game.path)) if game.path else "not loaded from a file"
+        mode = self.bet_mode.value
+        what = "the <b>whole game" if mode == "base" else f"bet mode <b>{html.escape(mode)}</b>, x its own cost<b>"
         if self.exact:
-            rtp = "RTP is the <b>whole game, exact</b> (" + html.escape(self.exact_why) + ")"
+            rtp = f"RTP is {what}, exact</b> (" + html.escape(self.exact_why) + "): confirmed exactly"
         else:
-            rtp = ("RTP is the <b>whole game</b>: the exact base game plus the feature terms held from one exact + "
-                   f"conditional estimate (precision ± {100 * self.precision:.3f} %, seed {self.seed}), shown ± its 95 % CI "
-                   f"({html.escape(self.exact_why)})")
+            held = f"± {100 * self.precision:.3f} %" if self.precision else "the tolerance"
+            rtp = (f"RTP is {what}</b>: the exact base game plus the feature terms held from one exact + conditional "
+                   f"estimate (precision {held}, seed {self.seed}; {html.escape(self.exact_why)}); the tuned file is then "
+                   f"re-estimated on its own (seed {self.seed} + 1, ..., within {self.max_seconds:g} s) and is "
+                   "<b>confirmed</b> only when that estimate is within the tolerance with a 95 % half-width at most "
+                   "the tolerance")
         strip_set = f"strip set <b>{html.escape(self.strip_set)}</b>" if self.strip_set else "a strip set"
+        first = "base game" if self.mode == "base" and mode == "base" else f"tuned strips (mode {html.escape(self.mode)})"
         return (f"<h3 style='margin:4px 0'>Tune RTP — {html.escape(game.name)} <small>{where}</small></h3>"
                 f"<div class='wb-tune-about'>Changes as few stops of {strip_set} (mode {html.escape(self.mode)}) as it can "
-                f"to reach the target, and the weights you let it change (tables, strip-set weights, stop weights). {rtp}; hit frequency, standard deviation and volatility index are of the base game "
+                f"to reach the target, and the weights you let it change (tables, strip-set weights, stop weights). {rtp}; "
+                f"hit frequency, standard deviation and volatility index are of the {first} "
                 "(exact, x total bet). Nothing is written until you press Save.</div>")
 
     def _error(self, message: str, kind: str = "") -> None:
@@ -380,24 +441,28 @@ class TunerPanel:
         self.save_button.disabled = True
 
     # -- tuning ----------------------------------------------------------------
-    def terms(self) -> FeatureTerms:
-        """The held feature terms (estimated once per panel at ``precision`` with ``seed``)."""
-        if self._terms is None:
-            self._terms = FeatureTerms.estimate(self.game, self.precision, self.seed)
-        return self._terms
+    def terms(self) -> FeatureTerms | None:
+        """The held feature terms of the chosen bet mode (estimated once per mode at ``precision``, default the
+        tolerance, with ``seed``; None: nothing to hold, the RTP is exact)."""
+        mode = self.bet_mode.value
+        if mode not in self._terms:
+            tolerance = float(self.tolerance.value) / 100 if hasattr(self, "tolerance") else self.default_tolerance()
+            self._terms[mode] = shared_terms(self.game, bet_mode=mode, tolerance=tolerance or None,
+                                             precision=self.precision, seed=self.seed, max_seconds=self.max_seconds)
+        return self._terms[mode]
 
     def _estimate_evaluations(self, vary, tables=(), strip_set_weights=False, stop_weights=False) -> int:
         """About how many exact evaluations one step takes (the bar's first maximum; it grows if passed)."""
         try:
-            vary_map = _resolve_vary(self.game, self.strip_set, vary) if self.strip_set else {}
+            vary_map = _resolve_vary(self.played, self.strip_set, vary) if self.strip_set else {}
         except TuningError:
             vary_map = {}
         per_step = sum(max(len(symbols) - 1, 1) for symbols in vary_map.values())
         weights = [max(len(self.game.tables[t].weights) - 1, 1) for t in tables if t in self.game.tables]
         if strip_set_weights:
-            weights.append(max(len(self.game.strip_sets_for(self.mode)) - 1, 1))
-        if stop_weights and self.strip_set in self.game.strip_sets:
-            weights += [max(len(r.weights) - 1, 1) for r in self.game.strip_sets[self.strip_set].reels if r.weights is not None]
+            weights.append(max(len(self.played.strip_sets_for(self.mode)) - 1, 1))
+        if stop_weights and self.strip_set in self.played.strip_sets:
+            weights += [max(len(r.weights) - 1, 1) for r in self.played.strip_sets[self.strip_set].reels if r.weights is not None]
         # weight groups are probed once before the search, then measured each step
         return max(2 * (per_step + sum(weights)) + sum(weights) + 1, 10)
 
@@ -425,9 +490,10 @@ class TunerPanel:
         self.run_button.disabled = True
         start = time.perf_counter()
         try:
-            result = tune(self.game, target, mode=self.mode, strip_set=self.strip_set, keep=keep, vary=vary, **weights,
-                          max_changes=max_changes, tolerance=tolerance, terms=self.terms(), precision=self.precision,
-                          seed=self.seed, progress=self._on_progress)
+            result = tune(self.game, target, bet_mode=self.bet_mode.value, strip_set=self.strip_set, keep=keep, vary=vary,
+                          **weights, max_changes=max_changes, tolerance=tolerance, terms=self.terms(),
+                          precision=self.precision, seed=self.seed, max_seconds=self.max_seconds,
+                          progress=self._on_progress)
         except TargetUnreachableError as exc:
             self._unreachable(exc)
             return None
@@ -456,18 +522,30 @@ class TunerPanel:
         kept = "".join(
             f"<br>kept: {html.escape(k.describe())} — now {html.escape(_fmt(k.metric, result.after[k.metric]))}" for k in result.keeps
         )
+        band = f"Target {100 * result.target:.4f} % ± {100 * result.tolerance:.4f} %"
+        if result.bet_mode != "base":
+            band += f" of bet mode {html.escape(result.bet_mode)} ({html.escape(result.unit)})"
+        if result.reached:
+            head = f"<span class='wb-tune-reached'>{band} reached, confirmed</span>"
+        else:
+            head = f"<span class='wb-tune-unconfirmed'>{band}: not confirmed</span>"
+        path = self.default_save_path(result.target)
+        confirmation = html.escape(result.status_line(str(path)))
+        terms = "\n".join(result.terms.lines(result.state_probabilities))
         self._info(
-            f"<span class='wb-tune-reached'>Target {100 * result.target:.4f} % ± {100 * result.tolerance:.4f} % reached</span>: "
-            f"RTP <b class='wb-tune-rtp'>{html.escape(self._rtp_text(result))}</b> with {_count(len(result.changes), 'stop')} "
-            f"and {_count(len(result.weight_changes), 'weight')} changed on strip set {html.escape(result.strip_set)} "
-            f"(varied: {html.escape(self._varied_text(result))}) · {result.evaluations:,} exact evaluations in {seconds:.2f} s{kept}"
+            f"{head}: RTP <b class='wb-tune-rtp'>{html.escape(self._rtp_text(result))}</b> with "
+            f"{_count(len(result.changes), 'stop')} and {_count(len(result.weight_changes), 'weight')} changed on strip set "
+            f"{html.escape(result.strip_set)} (varied: {html.escape(self._varied_text(result))}) · "
+            f"{result.evaluations:,} exact evaluations, {seconds:.2f} s in all{kept}"
+            f"<div class='wb-tune-confirmation'>{confirmation}</div>"
+            + (f"<pre class='wb-tune-terms' style='margin:2px 0'>{html.escape(terms)}</pre>" if terms else "")
         )
-        self.figures.value = _table_html(result, "Figures before and after (x total bet)")
+        self.figures.value = _table_html(result, "Figures before and after (the search's; x total bet)")
         self.changes.value = _changes_html(result)
         self.diff.value = f"<b>File diff</b> (not written yet){diff_html(result.diff)}"
-        self.save_path.value = str(self.default_save_path(result.target))
+        self.save_path.value = str(path)
         self.save_button.disabled = False
-        self.save_button.button_style = "primary"
+        self.save_button.button_style = "primary" if result.reached else "warning"
 
     @staticmethod
     def _varied_text(result: TuneResult) -> str:
@@ -508,8 +586,11 @@ class TunerPanel:
         self.saved = saved
         written = saved.target or saved.path
         backup = f" (previous version kept as {html.escape(str(saved.backup))})" if saved.backup else ""
+        check = ("" if self.result.reached else
+                 " Not confirmed: check it with <code>" + html.escape(self.result.confirmation.command(str(written)))
+                 + "</code>." if self.result.confirmation is not None else " Not confirmed: estimate it with workbench rtp.")
         self.save_status.value = (f"<div class='wb-info wb-tune-saved' style='{INFO_STYLE}'>Saved to "
-                                  f"<code>{html.escape(str(Path(written).resolve()))}</code>{backup}.</div>")
+                                  f"<code>{html.escape(str(Path(written).resolve()))}</code>{backup}.{check}</div>")
         return saved
 
 

@@ -1,55 +1,33 @@
-"""The RTP tuner, and helpers a math designer uses to build strips.
+"""The search: fewest stop and weight changes whose exact figures reach the bands.
 
-:func:`tune` changes as few reel stops as it can so that a game reaches a
-target RTP while chosen figures (hit frequency, volatility index, trigger
-rates) stay in their bands; :func:`tune_versions` makes several RTP versions of
-one game that differ only in the allowed symbols.  What it optimises and why
-it finds a small edit is in docs/tuning.md.  In short:
-
-- the decision variables are the counts of the allowed symbols on each reel of
-  one strip set; a change swaps one stop for another symbol, so reel lengths,
-  the other symbols and every tall symbol stay as they are;
-- every figure comes from the exact engine (:func:`workbench.exact.par`, base
-  game, first screen); feature terms (free spins, wheels...) are held from one
-  exact + conditional estimate (:func:`workbench.simulate.estimate_rtp`) and
-  re-estimated on the result;
-- each step measures, exactly, the effect of one swap per reel and symbol,
-  solves a small integer programme (:func:`scipy.optimize.milp`): the fewest
-  changed stops whose linear effect reaches the target and keeps every band,
-  places the swaps on the strips (strip rules checked), measures the result
-  exactly, and repeats from there until the exact figures are in their bands.
-
-Also here: :func:`spread_strip` lays out a strip from symbol counts,
-:func:`with_counts` rebuilds a strip set from counts, :func:`scale_to_rtp`
-finds the factor that brings one component to a target.
+:func:`search` is one search with the feature terms held as given (see
+docs/tuning.md, "What it optimises"): each step measures, exactly, the effect
+of one swap per reel and symbol (one unit of weight per entry), solves a small
+integer programme (:func:`scipy.optimize.milp`) for the fewest changes from
+the original whose linear effect lands in the bands, places the swaps on the
+strips (strip rules checked) and measures the result exactly.  Whether the
+tuned file's RTP really is in its band is for
+:mod:`workbench.tuning.confirm` to check.
 """
 
 from __future__ import annotations
 
 import difflib
 import math
-import random
-import re
 import time
-from collections import Counter
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from typing import Callable, Iterable
 
 import numpy as np
-import pandas as pd
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from .errors import ReelsetError, TargetUnreachableError, TuningError
-from .exact import par
-from .io import Saved, render_text, save_game
-from .model import Game
-from .simulate import base_screen_cap, estimate_rtp, round_model
+from ..errors import ReelsetError, TargetUnreachableError, TuningError
+from ..model import Game
+from ..simulate import round_model
+from .figures import FeatureTerms, Keep, measure, parse_keep
+from .result import StopChange, TuneResult, WeightChange
 
-#: figures a ``--keep`` may hold (``trigger:NAME`` besides): all of the base game, exact
-KEEP_METRICS = ("base_rtp", "hit_frequency", "std", "volatility_index_90", "volatility_index_95")
-#: how far a bare ``--keep NAME`` lets the figure move, relative to its value before tuning
-DEFAULT_KEEP_TOLERANCE = 0.01
+#: the default tolerance of an exact RTP (a game without simulated features, or --base-only)
 DEFAULT_TOLERANCE = 0.0001
 DEFAULT_MAX_STEPS = 12
 # weights of the integer programme's objective: one changed stop costs 1; missing the RTP band by its
@@ -63,340 +41,6 @@ PLACES_TRIED = 4  # stops tried for each swap when a kept figure depends on wher
 BAND_MARGIN = 0.5  # aim the linear model at this fraction of each band, so its error still lands inside
 
 
-# ---------------------------------------------------------------------------
-# what to keep
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Keep:
-    """A figure the tuner must keep within ``[low, high]`` (``text`` as the designer wrote it)."""
-
-    metric: str
-    low: float
-    high: float
-    text: str
-
-    @property
-    def centre(self) -> float:
-        return (self.low + self.high) / 2
-
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
-    def holds(self, value: float) -> bool:
-        return self.low - 1e-12 <= value <= self.high + 1e-12
-
-    def describe(self) -> str:
-        return f"{self.metric} in [{_fmt(self.metric, self.low)}, {_fmt(self.metric, self.high)}]"
-
-
-_KEEP_RE = re.compile(r"^\s*([A-Za-z_][\w:.-]*)\s*(?:=\s*([^±+]+?)\s*(?:(?:±|\+-|\+/-)\s*([0-9.eE+-]+)\s*(%?))?)?\s*$")
-
-
-def _number(text: str, where: str) -> float:
-    text = text.strip()
-    try:
-        if "/" in text:
-            a, b = text.split("/", 1)
-            return float(Fraction(a.strip()) / Fraction(b.strip()))
-        if text.endswith("%"):
-            return float(text[:-1]) / 100
-        return float(text)
-    except (ValueError, ZeroDivisionError):
-        raise TuningError(f"{where}: {text!r} is not a number (write 0.28, 28%, or 1/150)") from None
-
-
-def parse_keep(text: str, current: dict) -> Keep:
-    """A :class:`Keep` from ``NAME``, ``NAME=VALUE`` or ``NAME=VALUE±TOL`` (``+-`` for ±).
-
-    VALUE is a number, a percentage (``28%``) or a fraction (``1/150``); TOL is
-    absolute, or relative to VALUE with a ``%`` (``±10%``).  Without TOL the band
-    is VALUE ± 1 % of VALUE; without VALUE it is the figure before tuning ± 1 %.
-    ``current`` holds the figures before tuning (to check the name and fill VALUE).
-    """
-    match = _KEEP_RE.match(text)
-    where = f"--keep {text!r}"
-    if not match:
-        raise TuningError(f"{where}: write NAME, NAME=VALUE or NAME=VALUE±TOL (e.g. hit_frequency=0.28±0.01, "
-                          "trigger:free_spins=1/150±10%)")
-    name, value_text, tol_text, percent = match.groups()
-    if name not in current or name in ("rtp", "max_win"):
-        known = [k for k in current if k not in ("rtp", "max_win")]
-        hint = difflib.get_close_matches(name, known, n=1)
-        raise TuningError(f"{where}: unknown figure {name!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                          + f"; figures that can be kept: {', '.join(known)}")
-    value = current[name] if value_text is None else _number(value_text, where)
-    if tol_text is None:
-        tol = abs(value) * DEFAULT_KEEP_TOLERANCE
-    else:
-        tol = _number(tol_text, where)
-        if percent:
-            tol = abs(value) * tol / 100
-    if not (math.isfinite(value) and math.isfinite(tol)) or tol < 0:
-        raise TuningError(f"{where}: the band must be a finite value with a tolerance of 0 or more")
-    return Keep(name, value - tol, value + tol, text.strip())
-
-
-# ---------------------------------------------------------------------------
-# feature terms held from an exact + conditional estimate
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class FeatureTerms:
-    """The feature part of the RTP, held from one exact + conditional estimate (x the cost of the bet mode
-    estimated, as every estimate: x total bet in the base game).
-
-    ``means`` maps each trigger state to its mean extra win per round in that
-    state (same unit), ``probabilities`` to its exact probability when
-    estimated; ``value(probabilities)`` is sum p x mean + jackpots, with other
-    probabilities when the edit moves the triggers.  ``ci95`` is the estimate's
-    95 % half-width of the feature part.
-    """
-
-    means: dict
-    probabilities: dict
-    jackpot_rtp: float
-    ci95: float
-    seed: int
-    precision: float
-    samples: int
-    left_out: bool = False  # True: the game has features, but the designer tunes its base game alone
-    moves_with_base_strips: tuple = ()  # states whose means change with any base stop (a tumble's cascades)
-    end_to_end: bool = False  # held from an estimate that played every round end to end (simulate/plan.py)
-
-    @classmethod
-    def none(cls) -> "FeatureTerms":
-        """No feature terms (a game without features)."""
-        return cls({}, {}, 0.0, 0.0, 0, 0.0, 0)
-
-    @classmethod
-    def base_only(cls) -> "FeatureTerms":
-        """Feature terms left out on purpose: the target is the base game's RTP."""
-        return cls({}, {}, 0.0, 0.0, 0, 0.0, 0, left_out=True)
-
-    @classmethod
-    def estimate(cls, game: Game, precision: float = 0.001, seed: int = 1, workers: int = 1,
-                 max_seconds: float | None = None) -> "FeatureTerms":
-        """Estimate the feature terms of ``game`` (nothing to estimate: :meth:`none`)."""
-        model = round_model(game)
-        if not any(s.probability > 0 for s in model.strata) and not model.jackpots:
-            return cls.none()
-        return cls.from_estimate(estimate_rtp(game, precision, seed, workers=workers, max_seconds=max_seconds))
-
-    @classmethod
-    def from_estimate(cls, est) -> "FeatureTerms":
-        """The feature terms of an :class:`~workbench.simulate.RtpEstimate`."""
-        means = {s.name: s.mean_extra for s in est.strata if s.probability > 0}
-        probs = {s.name: s.probability for s in est.strata if s.probability > 0}
-        moving = tuple(s.name for s in est.model.strata if s.moves_with_base_strips and s.name in means)
-        return cls(means, probs, est.jackpot_rtp, est.rtp_ci95, est.seed, est.precision, est.samples,
-                   moves_with_base_strips=moving, end_to_end=any(s.end_to_end for s in est.model.strata))
-
-    @property
-    def present(self) -> bool:
-        return bool(self.means) or self.jackpot_rtp != 0
-
-    def value(self, probabilities: dict | None = None) -> float:
-        probs = self.probabilities if probabilities is None else probabilities
-        return sum(float(probs.get(name, 0.0)) * mean for name, mean in self.means.items()) + self.jackpot_rtp
-
-
-# ---------------------------------------------------------------------------
-# measuring a game
-# ---------------------------------------------------------------------------
-def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, strata: bool = False) -> dict:
-    """The figures the tuner works with, exact for the base game.
-
-    ``rtp`` (x the cost of the game's bet mode, as every RTP a user reads; x total bet in the base game) is the
-    whole game: exact base game + ``terms`` (held feature terms;
-    with ``strata`` the trigger states' probabilities are recomputed for this
-    game), less what the bet mode's ``max_win`` takes from first screens that
-    alone pass it (exact, from the full cycle, as in
-    :func:`~workbench.simulate.estimate_rtp`); ``base_rtp``, ``hit_frequency``,
-    ``std``, ``volatility_index_90``/``_95``, ``max_win`` and ``trigger:NAME``
-    (probability per spin) are of the base game (first screen), exact.
-    """
-    sheet = par(game, mode, full_cycle=False)
-    price = float(game.bet_mode.cost)  # the sheet is x the base total bet; the RTP is x the mode's cost
-    first = 0.0 if game.bet_mode.buy else sheet.rtp  # a bought feature plays no base spin
-    feature = 0.0
-    if terms is not None and terms.present:
-        model = round_model(game)
-        # an end-to-end estimate's one state is every round (probability 1 whatever the strips)
-        probs = {s.name: s.probability for s in model.strata} if strata and not terms.end_to_end else None
-        feature = terms.value(probs)
-        if game.max_win is not None and mode == "base" and not game.bet_mode.buy and not terms.end_to_end:
-            cut = base_screen_cap(game, model, sheet)
-            if cut is not None:  # the held strata estimate E[R - min(B, cap) | s]: the first screens' excess is exact
-                first -= float(cut.excess_units) / model.params.cost_units
-    out = {
-        "rtp": first / price + feature,
-        "base_rtp": sheet.rtp,
-        "hit_frequency": sheet.hit_frequency,
-        "std": sheet.std,
-        "volatility_index_90": sheet.volatility_index(0.90),
-        "volatility_index_95": sheet.volatility_index(0.95),
-        "max_win": sheet.max_win,
-    }
-    for name in game.triggers:
-        out[f"trigger:{name}"] = sheet.trigger_probability(name)
-    return out
-
-
-def _fmt(metric: str, value: float) -> str:
-    if metric.startswith("trigger:"):
-        return f"1 in {1 / value:,.1f}" if value > 0 else "never"
-    if metric in ("rtp", "base_rtp", "hit_frequency"):
-        return f"{value * 100:.4f} %"
-    return f"{value:.4f}"
-
-
-# ---------------------------------------------------------------------------
-# the result
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class StopChange:
-    """One reel stop the tuner changed (``stop`` is 1-based, as in the editors)."""
-
-    strip_set: str
-    reel: int
-    stop: int
-    old: str
-    new: str
-
-    def __str__(self) -> str:
-        return f"{self.strip_set} reel {self.reel} stop {self.stop}: {self.old} -> {self.new}"
-
-
-@dataclass(frozen=True)
-class WeightChange:
-    """One weight the tuner changed: a stop weight, a table entry's weight or a strip set's choice weight."""
-
-    where: str  # "base reel 2", "table base_random_feature", "mode base strip sets"
-    item: str  # "stop 7", "entry 2 (feature = beer_reels)", "base_bonus"
-    old: int
-    new: int
-
-    def __str__(self) -> str:
-        return f"{self.where} {self.item}: weight {self.old:,} -> {self.new:,}"
-
-
-@dataclass(frozen=True)
-class TuneResult:
-    """What :func:`tune` found.
-
-    ``game`` is the tuned game (its edits apply to the original file text, so
-    :meth:`save` rewrites only the changed strips); ``before``/``after`` the
-    figures of :func:`measure`; ``rtp`` the whole-game RTP reached (x total
-    bet): exact when the game has no feature terms (``rtp_ci95`` 0), else
-    exact base + held feature terms ± ``rtp_ci95``; ``reestimated`` the
-    end-to-end estimate of the result when one was made.
-    """
-
-    game: Game
-    original: Game
-    target: float
-    tolerance: float
-    mode: str
-    strip_set: str
-    vary: tuple
-    keeps: tuple
-    before: dict
-    after: dict
-    changes: tuple
-    terms: FeatureTerms
-    steps: int
-    evaluations: int
-    elapsed: float
-    reestimated: object = None  # RtpEstimate of the tuned game, or None
-    max_changes: int | None = None
-    weight_changes: tuple = ()  # WeightChange, one per weight changed
-    notes: tuple = ()  # what the tuner did besides the changes (weights rescaled...)
-    varied_weights: tuple = ()  # labels of the weight groups that could change
-
-    @property
-    def rtp(self) -> float:
-        return self.after["rtp"]
-
-    @property
-    def rtp_ci95(self) -> float:
-        return self.terms.ci95 if self.terms.present else 0.0
-
-    @property
-    def rtp_source(self) -> str:
-        if self.terms.left_out:
-            if self.mode != "base":
-                return f"exact, per spin of mode {self.mode}"
-            return "exact, base game only: feature terms left out"
-        return "exact + held feature estimate" if self.terms.present else "exact"
-
-    @property
-    def reached(self) -> bool:
-        return abs(self.rtp - self.target) <= self.tolerance + 1e-12 and all(k.holds(self.after[k.metric]) for k in self.keeps)
-
-    @property
-    def text(self) -> str:
-        """The tuned reelset file text."""
-        return render_text(self.game)
-
-    @property
-    def diff(self) -> str:
-        """Unified diff of the file text, original against tuned."""
-        return "".join(difflib.unified_diff(self.original.text.splitlines(keepends=True), self.text.splitlines(keepends=True),
-                                            fromfile=f"{self.original.path} (original)", tofile="tuned"))
-
-    def save(self, path, *, force: bool = False) -> Saved:
-        """Write the tuned game to ``path`` (validated, atomic; see :func:`workbench.io.save_game`)."""
-        return save_game(self.game, path, force=force)
-
-    def table(self) -> pd.DataFrame:
-        """Figures before and after, formatted as a lab reads them."""
-        rows = []
-        for key in self.before:
-            label = {"rtp": (f"RTP per spin of mode {self.mode} (exact)" if self.mode != "base"
-                             else "RTP, base game only (exact; feature terms left out)" if self.terms.left_out
-                             else f"RTP, whole game ({self.rtp_source})"), "base_rtp": "RTP, base game (exact)",
-                     "hit_frequency": "hit frequency, base game", "std": "standard deviation, base game (x total bet)",
-                     "volatility_index_90": "volatility index 90 %, base game", "volatility_index_95": "volatility index 95 %, base game",
-                     "max_win": "max win, base game (x total bet)"}.get(key, f"trigger {key[8:]} (per spin)" if key.startswith("trigger:") else key)
-            rows.append({"figure": label, "before": _fmt(key, self.before[key]), "after": _fmt(key, self.after[key])})
-        return pd.DataFrame(rows)
-
-    def to_dict(self) -> dict:
-        return {
-            "game": self.original.name,
-            "file": self.original.path,
-            "mode": self.mode,
-            "strip_set": self.strip_set,
-            "target_rtp": self.target,
-            "tolerance": self.tolerance,
-            "reached": self.reached,
-            "rtp": self.rtp,
-            "rtp_ci95": self.rtp_ci95,
-            "rtp_source": self.rtp_source,
-            "vary": list(self.vary),
-            "keep": [{"figure": k.metric, "low": k.low, "high": k.high, "holds": k.holds(self.after[k.metric])} for k in self.keeps],
-            "before": self.before,
-            "after": self.after,
-            "stops_changed": len(self.changes),
-            "varied_weights": list(self.varied_weights),
-            "weights_changed": len(self.weight_changes),
-            "weight_changes": [{"where": c.where, "item": c.item, "old": c.old, "new": c.new} for c in self.weight_changes],
-            "changes": [{"strip_set": c.strip_set, "reel": c.reel, "stop": c.stop, "old": c.old, "new": c.new} for c in self.changes],
-            "feature_terms": ({"ci95": self.terms.ci95, "seed": self.terms.seed, "precision": self.terms.precision,
-                               "samples": self.terms.samples} if self.terms.present else None),
-            "reestimated": (None if self.reestimated is None else
-                            {"rtp": self.reestimated.rtp, "ci95": self.reestimated.rtp_ci95, "seed": self.reestimated.seed}),
-            "steps": self.steps,
-            "evaluations": self.evaluations,
-            "elapsed_seconds": self.elapsed,
-            "max_changes": self.max_changes,
-            "notes": list(self.notes),
-        }
-
-
-# ---------------------------------------------------------------------------
-# the search
-# ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Point:
     """Everything the tuner may change, as plain values (hashable: evaluations are cached by it)."""
@@ -784,10 +428,11 @@ def _default_strip_set(game: Game, mode: str) -> str:
     return mode if mode in names else names[0]
 
 
-def tune(
+def find_edit(
     game: Game,
     target_rtp: float,
     *,
+    terms: FeatureTerms,
     mode: str = "base",
     strip_set: str | None = None,
     keep: Iterable[str | Keep] = (),
@@ -797,28 +442,24 @@ def tune(
     stop_weights: bool = False,
     max_changes: int | None = None,
     tolerance: float = DEFAULT_TOLERANCE,
-    terms: FeatureTerms | None = None,
-    precision: float = 0.001,
-    seed: int = 1,
-    reestimate: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
     progress: Callable[[int], None] | None = None,
 ) -> TuneResult:
-    """Change as few stops and weights as needed for the whole-game RTP to be ``target_rtp`` ± ``tolerance``.
+    """One search: as few stops and weights changed as needed for the RTP :func:`measure` gives, with the feature
+    terms held as ``terms``, to be ``target_rtp`` ± ``tolerance``; the result is not confirmed (see
+    :func:`workbench.tuning.tune`, which calls this).
 
-    ``target_rtp`` and ``tolerance`` are fractions (0.9618, 0.0001) of total
-    bet.  ``keep`` holds figures in bands (:func:`parse_keep` strings or
-    :class:`Keep`).  What may change: ``vary``, the symbols whose counts may
-    change on the reels of ``strip_set`` (default: every one-stop symbol that is
-    not a wild, scatter or bonus symbol; ``()`` for none; a reel keeps its
-    length and at least one of each it had); ``tables``, tables whose entry
+    ``target_rtp`` and ``tolerance`` are fractions (0.9618, 0.0001) of the cost
+    of ``game``'s bet mode (x total bet in the base game).  ``keep`` holds
+    figures in bands (:func:`parse_keep` strings or :class:`Keep`).  What may
+    change: ``vary``, the symbols whose counts may change on the reels of
+    ``strip_set`` (of strip-set mode ``mode``; default: every one-stop symbol
+    that is not a wild, scatter or bonus symbol; ``()`` for none; a reel keeps
+    its length and at least one of each it had); ``tables``, tables whose entry
     weights may move (their total stays); ``strip_set_weights``, the choice
     weights of the mode's strip sets; ``stop_weights``, the stop weights of the
     strip set's weighted reels.  ``max_changes`` caps the stops and weights
-    changed.  Feature terms are held from ``terms`` (default: estimated once at
-    ``precision`` with ``seed``); with ``reestimate`` the result is estimated
-    end to end again.  ``progress(evaluations)`` is called after each exact
-    evaluation.
+    changed.  ``progress(evaluations)`` is called after each exact evaluation.
 
     Raises :class:`~workbench.errors.TargetUnreachableError` (naming the binding
     constraint, with the closest result) if no edit reaches the bands, and
@@ -848,16 +489,9 @@ def tune(
     vary_map = _resolve_vary(game, set_name, vary)
     tables = tuple(tables)
     groups = _groups(game, mode, set_name, vary_map, tables, strip_set_weights, stop_weights)
-    if mode != "base" and terms is None:
-        # another mode's figures are per spin of that mode: the whole game's RTP is not what is measured
-        terms = FeatureTerms.base_only()
-    if terms is None:
-        terms = FeatureTerms.estimate(game, precision, seed)
-    if mode != "base" and terms.present:
-        raise TuningError(f"{game.path or game.name}: mode {mode!r} is played inside a simulated feature: tuning its "
-                          "strips to a whole-game RTP needs the feature re-estimated at every step, which the tuner "
-                          f"does not do; tune its RTP per spin exactly with --base-only --mode {mode}, then "
-                          "check the whole game with `workbench rtp`")
+    proxy = terms.proxy
+    if mode != "base" and terms.present and not (proxy is not None and proxy.kind == "strips" and proxy.where == mode):
+        raise feature_mode_refusal(game, mode)
     if terms.moves_with_base_strips and (vary_map or stop_weights) and mode == "base":
         parts = ", ".join(f"'{n}', {100 * terms.means[n]:.2f} % of the bet" for n in terms.moves_with_base_strips)
         raise TuningError(f"{game.path or game.name}: the simulated part{'s' if len(terms.moves_with_base_strips) > 1 else ''} "
@@ -870,7 +504,7 @@ def tune(
     strata = terms.present and bool(varied & _special_symbols(game) or tables or strip_set_weights or stop_weights)
     search = _Search(game, mode, set_name, groups, (), target, tolerance, None if max_changes is None else int(max_changes),
                      terms, strata, progress)
-    before = search.measure(search.start())
+    before = search.measure(search.start())  # "search": the state of this search (the function is find_edit)
     keeps = tuple(k if isinstance(k, Keep) else parse_keep(k, before) for k in keep)
     search.keeps = keeps
     metrics = search._metrics()
@@ -896,15 +530,38 @@ def tune(
         changes=_changes(set_name, point0.strips, point.strips), terms=terms, steps=steps, evaluations=search.evaluations,
         elapsed=time.perf_counter() - start, max_changes=search.max_changes,
         weight_changes=_weight_changes(search, _Search.start(replace(search, game=game)), point),
-        varied_weights=_weight_labels(search.groups), notes=notes,
+        varied_weights=_weight_labels(search.groups), notes=notes, bet_mode=game.bet_mode.name,
+        unit=_unit(game),
+        state_probabilities=_state_probabilities(tuned) if strata else None,
     )
-    if not result.reached:
+    if not result.in_band:
         binding, closest = _binding(search, point, after, metrics)
         raise TargetUnreachableError(_unreachable_message(result, binding, closest), binding, result)
-    if reestimate and terms.present:
-        est = estimate_rtp(tuned, terms.precision, terms.seed)
-        result = replace(result, reestimated=est, elapsed=time.perf_counter() - start)
     return result
+
+
+def feature_mode_refusal(game: Game, mode: str) -> TuningError:
+    """Why the strips of a mode played inside a simulated feature are not tuned to a whole-game RTP."""
+    buys = [name for name, m in game.bet_modes.items() if m.buy]
+    return TuningError(f"{game.path or game.name}: mode {mode!r} is played inside a simulated feature: tuning its "
+                       "strips to a whole-game RTP needs the feature re-estimated at every step, which the tuner "
+                       f"does not do; tune its RTP per spin exactly with --base-only --mode {mode}, then "
+                       "check the whole game with `workbench rtp`"
+                       + (f" (a bought feature's strips are tuned to the buy's own RTP with --bet-mode {buys[0]})"
+                          if buys else ""))
+
+
+def _unit(game: Game) -> str:
+    """The unit of the RTP of ``game``'s bet mode."""
+    mode = game.bet_mode
+    if mode.name == "base" and mode.cost == 1:
+        return "x total bet"
+    return f"x the cost of bet mode {mode.name} ({float(mode.cost):g} x total bet)"
+
+
+def _state_probabilities(game: Game) -> dict:
+    """The trigger states' exact probabilities in ``game``."""
+    return {s.name: float(s.probability) for s in round_model(game).strata}
 
 
 def _run(search: _Search, before: dict, metrics: list, max_steps: int) -> tuple:
@@ -1075,108 +732,3 @@ def _unreachable_message(result: TuneResult, binding: str, _closest) -> str:
         text += "; out of band: " + ", ".join(failed)
     return text
 
-
-def tune_versions(game: Game, targets: Iterable[float], **options) -> list[TuneResult]:
-    """One :func:`tune` per target, each from ``game`` itself (so the versions differ only in the allowed
-    variables), sharing one estimate of the feature terms."""
-    targets = list(targets)
-    if not targets:
-        raise TuningError("give at least one target RTP")
-    if options.get("terms") is None:
-        options["terms"] = FeatureTerms.estimate(game, options.get("precision", 0.001), options.get("seed", 1))
-    return [tune(game, t, **options) for t in targets]
-
-
-def versions_table(results: list[TuneResult]) -> pd.DataFrame:
-    """The versions side by side: RTP (whole game, with its source), base game RTP, hit frequency, volatility
-    index 90 %, each trigger's rate, max win and the stops changed; formatted as text a lab reads."""
-    columns = {}
-    for r in results:
-        col = {
-            "RTP, whole game": _fmt("rtp", r.rtp) + (f" ± {r.rtp_ci95 * 100:.4f} %" if r.rtp_ci95 else " (exact)"),
-            "RTP, base game (exact)": _fmt("rtp", r.after["base_rtp"]),
-            "hit frequency, base game": _fmt("hit_frequency", r.after["hit_frequency"]),
-            "volatility index 90 %, base game": _fmt("std", r.after["volatility_index_90"]),
-        }
-        for key, value in r.after.items():
-            if key.startswith("trigger:"):
-                col[f"trigger {key[8:]} (per spin)"] = _fmt(key, value)
-        col["max win, base game (x total bet)"] = f"{r.after['max_win']:,.2f}"
-        col["stops changed"] = f"{len(r.changes):,}"
-        columns[f"target {r.target * 100:.2f} %"] = col
-    frame = pd.DataFrame(columns)
-    frame.index.name = None
-    return frame
-
-
-def version_path(path, target: float):
-    """``NAME_rtpXXXX.toml`` beside ``path`` (XXXX: the target in hundredths of a percent)."""
-    from pathlib import Path
-
-    p = Path(path)
-    return p.with_name(f"{p.stem}_rtp{round(target * 10000):04d}{p.suffix or '.toml'}")
-
-
-# ---------------------------------------------------------------------------
-# building strips from counts
-# ---------------------------------------------------------------------------
-def spread_strip(counts: dict, heights: dict | None = None, seed: int = 0) -> list:
-    """A strip with ``counts[key]`` blocks of each symbol, evenly spread.
-
-    A key is a symbol name (one instance: ``heights[symbol]`` stops for a tall
-    symbol) or ``"SYMBOL*k"`` (a stack of k instances on consecutive stops).
-    Each block gets an ideal position ``(k + offset) / count`` around the
-    strip and blocks are laid out in that order (ties broken by a seeded
-    shuffle); then neighbouring blocks of the same symbol are separated where a
-    swap allows it, so stacks are only ever made on purpose.
-    """
-    heights = heights or {}
-    rng = random.Random(seed)
-    items = []
-    for key, count in counts.items():
-        if count <= 0:
-            continue
-        symbol, _, stack = key.partition("*")
-        length = heights.get(symbol, 1) * (int(stack) if stack else 1)
-        offset = rng.random()
-        for k in range(count):
-            items.append(((k + offset) / count, rng.random(), symbol, length))
-    items.sort()
-    blocks = [(symbol, length) for _, _, symbol, length in items]
-    n = len(blocks)
-    for i in range(n):
-        a, b = blocks[i], blocks[(i + 1) % n]
-        if a[0] != b[0]:
-            continue
-        for j in range(n):
-            c = blocks[j]
-            if c[0] != a[0] and blocks[j - 1][0] != a[0] and blocks[(j + 1) % n][0] != a[0] \
-                    and blocks[i][0] != c[0] and blocks[(i + 2) % n][0] != c[0]:
-                blocks[(i + 1) % n], blocks[j] = c, b
-                break
-    strip: list = []
-    for symbol, length in blocks:
-        strip.extend([symbol] * length)
-    return strip
-
-
-def with_counts(game: Game, strip_set: str, counts_per_reel: list, seed: int = 0) -> Game:
-    """``game`` with every reel of ``strip_set`` rebuilt from symbol counts (one dict per reel)."""
-    heights = {name: sym.height for name, sym in game.symbols.items()}
-    for reel, counts in enumerate(counts_per_reel, start=1):
-        game = game.with_strip(strip_set, reel, spread_strip(counts, heights, seed + reel))
-    return game
-
-
-def scale_to_rtp(evaluate: Callable[[float], float], target: float, low: float, high: float, tolerance: float = 1e-6) -> float:
-    """Factor ``x`` in [low, high] with ``evaluate(x) == target`` (bisection; evaluate must increase with x)."""
-    lo, hi = low, high
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if evaluate(mid) < target:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < tolerance:
-            break
-    return (lo + hi) / 2
