@@ -8,6 +8,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+import hyp  # noqa: E402,F401  (registers the hypothesis profiles and loads HYPOTHESIS_PROFILE, default "ci")
+
 
 @pytest.fixture(scope="session")
 def root() -> Path:

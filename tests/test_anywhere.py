@@ -18,6 +18,7 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import registry
@@ -180,7 +181,7 @@ def _check_against_brute(game, analysis, rel=1e-12, exact_max=True):
 # ---------------------------------------------------------------------------
 # (a) exact = brute force
 # ---------------------------------------------------------------------------
-SLOW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+SLOW = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                         HealthCheck.too_slow])
 
 
@@ -198,7 +199,7 @@ def test_exact_matches_brute_force(tmp_path, text):
     assert len(analysis.windows) == game.reels
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(anywhere_game_text())
 def test_every_route_of_the_engine_matches_brute_force(tmp_path, text):

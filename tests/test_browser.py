@@ -37,6 +37,7 @@ APP_SECONDS = 120  # kernel start + first exact PAR (numba code from the on-disk
 STEP_MS = 60_000  # one edit or save round trip, generous for a loaded CI machine
 
 pytestmark = [
+    pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium does not exist: install Debian's chromium package "
                                                      "(.ci/run does) to run the browser test"),
     pytest.mark.timeout(175),

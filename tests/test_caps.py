@@ -13,6 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from randomgames import random_game_text
@@ -141,7 +142,7 @@ def _accumulators(n_comp: int, info: int, exact: tuple, cap: int, stratum: bool)
     return acc, out
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rounds=st.lists(st.tuples(st.integers(0, 5_000), st.integers(0, 5_000), st.integers(-2_000, 5_000),
                                  st.integers(-5_000, 5_000)), min_size=1, max_size=12),
        cap=st.integers(1, 6_000), stratum=st.booleans(), single=st.booleans())
@@ -242,7 +243,7 @@ def capped_random_game(draw):
     return text.replace("\ncost_reason", f"\nmax_win = {cap}\ncost_reason", 1), cap
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(case=capped_random_game())
 def test_a_capped_base_game_is_exact(case):
     """A game that pays its first screen only: exact + conditional is E[min(B, cap)] exactly (the reference

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import reference
@@ -22,7 +23,7 @@ from workbench.pays.cluster import cluster_arrays, cluster_pay_screen
 from workbench.pays.scale import pay_scale
 
 DATA = Path(__file__).parent / "data"
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=examples(60), deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 

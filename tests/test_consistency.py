@@ -19,6 +19,7 @@ import math
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from mutants import ALL_FILES, mutant_text
@@ -27,6 +28,8 @@ from workbench.errors import ReelsetError, SimulationError
 from workbench.io import example_games, load_game, loads_game, shipped_games
 from workbench.simulate import estimate_rtp, simulate
 from workbench.simulate.agreement import agreement
+
+pytestmark = pytest.mark.slow  # minutes: `pytest -m 'not slow'` for a quick run
 
 Z = 4.0  # combined standard errors two methods may differ by
 SIM_SEED, EST_SEED = 101, 202
@@ -137,7 +140,7 @@ def _accepted_mutant(paths: list, seed: int):
     raise AssertionError(f"no accepted mutant of {[p.name for p in paths]} from seed {seed}")
 
 
-RANDOM = settings(max_examples=8, deadline=None, derandomize=True, database=None,
+RANDOM = settings(max_examples=examples(8), deadline=None, derandomize=True, database=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -151,7 +154,7 @@ def test_random_games_of_every_template_agree(template, seed):
         assert result.within(Z), f"{what}\n{result.describe(Z)}"
 
 
-@settings(max_examples=15, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(15), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(text=random_game_text())
 def test_random_line_games_agree(text):

@@ -3,8 +3,8 @@ counts of workbench/exact/triggers.py (hits, bonuses started, pay_cross = sum of
 a brute force over every stop (and height) combination with the reference evaluator, and the ways and
 scatter-pays rounds' bonus component against the exact bonus RTP.
 
-Validation refuses ``award`` on these triggers for now, so the tests build the Trigger objects with
-``dataclasses.replace`` (the award table is declared in [tables.awards]).
+The exact-count tests build the Trigger objects with ``dataclasses.replace`` (the award table is declared in
+[tables.awards]); the PAR-sheet test reads ``award`` from the file, as validation takes it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import reference
@@ -199,7 +200,7 @@ def _check(game, trig, counts, ref):
 # ---------------------------------------------------------------------------
 # exact counts against the brute force
 # ---------------------------------------------------------------------------
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -219,7 +220,7 @@ def test_scatter_trigger_counts_equal_the_brute_force(data):
     assert plain.pay_cross is None and plain.hits == counts.hits
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_ways_combination_trigger_cross_equals_the_brute_force(data):
     game = loads_game(data.draw(games("ways", combination=True)), "awards.toml")
@@ -398,17 +399,6 @@ def test_rounds_without_an_award_keep_their_components():
 # ---------------------------------------------------------------------------
 # the PAR sheet (once par.py and validation take these awards: skipped until then)
 # ---------------------------------------------------------------------------
-def _validation_takes_scatter_awards() -> bool:
-    from workbench.errors import ReelsetError
-
-    text = WAYS_GAME.replace("TRIGGER", 'scatter = "SC"\nmin_count = 2\naward = "awards"').replace("AWARDS", AWARDS)
-    try:
-        loads_game(text, "w.toml")
-    except ReelsetError:
-        return False
-    return True
-
-
 def _reference_moments(game, trig):
     """E[win], E[win^2], P(win > 0) of the whole spin (screen pays + award), by visiting every outcome."""
     scale = pay_scale(game)
@@ -436,8 +426,13 @@ def _reference_moments(game, trig):
     return first / total, second / total, hit / total
 
 
-@pytest.mark.skipif(not _validation_takes_scatter_awards(),
-                    reason="validation refuses award on scatter and ways triggers (par.py integration pending)")
+def test_validation_takes_awards_on_scatter_and_ways_triggers():
+    """A scatter trigger of a ways game may pay a bonus award table (``award``): the PAR sheet prices it."""
+    text = WAYS_GAME.replace("TRIGGER", 'scatter = "SC"\nmin_count = 2\naward = "awards"').replace("AWARDS", AWARDS)
+    game = loads_game(text, "w.toml")
+    assert game.triggers["SC" if "SC" in game.triggers else next(iter(game.triggers))].award is not None
+
+
 @SETTINGS
 @given(st.data())
 def test_par_sheet_with_scatter_and_ways_awards_equals_the_reference(data):

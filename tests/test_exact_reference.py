@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 
 from randomgames import random_game_text
 from workbench import reference
@@ -16,7 +17,7 @@ from workbench.pays.lines import line_automaton
 from workbench.exact.windows import row_symbol_weights
 from workbench.io import loads_game
 
-SETTINGS = settings(max_examples=int(os.environ.get("WB_EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _analysis(game, strip_set):

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import reference
@@ -91,7 +92,7 @@ def _reference_moments(game):
     return first / total, second / total, hit / total
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trigger_games())
 def test_trigger_counts_and_award_moments_equal_the_reference(text):
     game = loads_game(text, "trig.toml")

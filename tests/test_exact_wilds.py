@@ -13,6 +13,7 @@ from math import comb
 
 import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from randomgames import random_game_text
@@ -23,7 +24,7 @@ from workbench.pays.lines import line_automaton
 from workbench.exact.wilds import mix_masks, random_cells_expectations, square_overlays_distribution, whole_reels_distribution
 from workbench.io import loads_game
 
-SETTINGS = settings(max_examples=int(os.environ.get("WB_EXAMPLES", "150")) // 3, deadline=None,
+SETTINGS = settings(max_examples=examples(50), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

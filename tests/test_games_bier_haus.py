@@ -42,6 +42,8 @@ from workbench.simulate.steps import place_random_wilds
 from workbench.simulate.jackpots import simulate_jackpots
 from workbench.simulate.rng import chunk_state
 
+pytestmark = pytest.mark.slow  # minutes: `pytest -m 'not slow'` for a quick run
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "reelsets" / "bier_haus_oktober_fest.toml"
 HEIDIS = ("GREEN_HEIDI", "PURPLE_HEIDI", "RED_HEIDI")

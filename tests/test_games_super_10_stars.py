@@ -25,6 +25,8 @@ from workbench import ReelsetError, load_game, loads_game, par, validate_file
 from workbench.reference import line_combination
 from workbench.simulate import estimate_rtp, round_model, simulate
 
+pytestmark = pytest.mark.slow  # minutes: `pytest -m 'not slow'` for a quick run
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "reelsets" / "super_10_stars.toml"
 REGULAR = ("SEVEN", "MELON", "GRAPES", "BELL", "PLUM", "ORANGE", "LEMON", "CHERRY")

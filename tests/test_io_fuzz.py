@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench.errors import ReelsetError, WorkbenchError
@@ -357,7 +358,7 @@ def test_mutants_are_refused_clearly_or_usable(tmp_path):
         assert failure is None, f"case {i}: {case.describe()}: {failure}"
 
 
-@settings(max_examples=250, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(250), derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     source=st.sampled_from(SOURCES),
     choice=st.integers(0, 10**6),

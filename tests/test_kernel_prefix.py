@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import load_game
@@ -61,7 +62,7 @@ def prefix_inputs(draw):
     return win_sym, n_windows, k, line_rows, trans, gain, live
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(prefix_inputs())
 def test_prefix_table_is_the_direct_walk(args) -> None:
     paid, ptr, line, state = kernel._build_prefix(*args)

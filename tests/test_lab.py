@@ -23,7 +23,7 @@ import pytest
 from workbench.widgets.storage import strip_outputs_before_save
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.notebook, pytest.mark.timeout(120)]
 
 
 def lab_command() -> list[str]:

@@ -35,6 +35,7 @@ LAB_SECONDS = 90  # JupyterLab listening and its page built
 RUN_SECONDS = 150  # one notebook's Run All Cells (kernel start, imports, code from the on-disk cache)
 
 pytestmark = [
+    pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium does not exist: install Debian's chromium package "
                                                      "(.ci/run does) to run the browser test"),
     pytest.mark.timeout(240),

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import reference
@@ -32,7 +33,7 @@ from workbench.io import loads_game, reelsets_dir
 from workbench.pays.scale import pay_scale
 from workbench.simulate import simulate
 
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=examples(40), deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SIM_SPINS = 100_000
 REGULAR = ("A", "B", "C")

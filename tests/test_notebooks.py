@@ -16,6 +16,8 @@ import nbformat
 import papermill as pm
 import pytest
 
+pytestmark = pytest.mark.notebook  # runs the notebooks (papermill): `pytest -m 'not notebook'` skips them
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 DESIGNER_NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation", "05_tuner")

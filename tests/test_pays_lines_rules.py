@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench.errors import ExactBudgetError
@@ -30,7 +31,7 @@ from workbench.pays.lines import (
 )
 from workbench.pays.scale import pay_scale
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=examples(60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 

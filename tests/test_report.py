@@ -17,6 +17,8 @@ from workbench.errors import ReportError
 from workbench.io import render_text
 from workbench.simulate import estimate_rtp, simulate
 
+pytestmark = pytest.mark.slow  # minutes: `pytest -m 'not slow'` for a quick run
+
 SPINS = 100_000
 SEED = 3
 PRECISION = 0.002

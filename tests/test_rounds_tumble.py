@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench import reference
@@ -27,7 +28,7 @@ from workbench.simulate.rng import chunk_state
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = ROOT / "reelsets" / "examples" / "pay_anywhere_tumble.toml"
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 RULE_HEAD = {

@@ -308,12 +308,13 @@ def test_tuner_on_every_gallery_game(name):
 # random games (hypothesis)
 # ---------------------------------------------------------------------------
 from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hyp import examples
 from hypothesis import strategies as st  # noqa: E402
 
 from randomgames import random_game_text  # noqa: E402
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=random_game_text(max_reels=4, max_stops=8), delta=st.sampled_from([-0.05, -0.01, 0.01, 0.05]))
 def test_tuner_on_random_games_keeps_its_word(text, delta):
     """Whatever the game: the tuner reaches the band or says it cannot; the figures it reports are the tuned

@@ -23,6 +23,8 @@ from workbench.simulate import estimate_rtp
 from workbench.tuning import (Confirmation, FeatureTerms, ModeTarget, measure, parse_target, plan_mode, tune,
                               tune_targets)
 
+pytestmark = pytest.mark.slow  # minutes: `pytest -m 'not slow'` for a quick run
+
 Z95 = 1.959963984540054
 INDEPENDENT_SEED = 987_654
 

@@ -23,6 +23,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hyp import examples
 from hypothesis import strategies as st
 
 from workbench.exact.ways import analyse_ways
@@ -402,7 +403,7 @@ def test_screen_rules(tmp_path, combine, ways_a, ways_c):
     check_against_brute_force(game)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(text=ways_games())
 def test_random_ways_games_against_brute_force(tmp_path_factory, text):
     game = _load(tmp_path_factory.mktemp("ways"), text)
