@@ -103,16 +103,22 @@ def op_swap(doc, rng: random.Random) -> str:
     return f"strip_sets.{set_name}.{key}: swap {i}, {j}"
 
 
-def op_table_weight(doc, rng: random.Random) -> str:
-    """Move one entry weight of a weighted table (0 included)."""
+def _table_entry(doc, rng: random.Random):
+    """(table name, entry index, entry) of a random entry of a random weighted table, or None."""
     tables = [(n, t) for n, t in doc.get("tables", {}).items() if "entries" in t and len(t["entries"])]
     if not tables:
-        return ""
+        return None
     name, table = rng.choice(tables)
     i = rng.randrange(len(table["entries"]))
-    entry = table["entries"][i]
-    if "weight" not in entry:
+    return name, i, table["entries"][i]
+
+
+def op_table_weight(doc, rng: random.Random) -> str:
+    """Move one entry weight of a weighted table (0 included)."""
+    found = _table_entry(doc, rng)
+    if found is None or "weight" not in found[2]:
         return ""
+    name, i, entry = found
     old = int(entry["weight"])
     entry["weight"] = rng.choice([0, 1, max(1, old // 2), old + 1, 2 * old + 1, 10 * old + 3])
     return f"tables.{name}.entries[{i}].weight: {old} -> {entry['weight']}"
@@ -120,12 +126,10 @@ def op_table_weight(doc, rng: random.Random) -> str:
 
 def op_table_value(doc, rng: random.Random) -> str:
     """Scale a whole-number field (value, spins, multiplier...) of one table entry."""
-    tables = [(n, t) for n, t in doc.get("tables", {}).items() if "entries" in t and len(t["entries"])]
-    if not tables:
+    found = _table_entry(doc, rng)
+    if found is None:
         return ""
-    name, table = rng.choice(tables)
-    i = rng.randrange(len(table["entries"]))
-    entry = table["entries"][i]
+    name, i, entry = found
     fields = [k for k, v in entry.items() if k != "weight" and isinstance(v, int) and not isinstance(v, bool)]
     if not fields:
         return ""
