@@ -28,7 +28,7 @@ LAYERS = [
     ("exact", "reference"),
     ("simulate",),
     ("rounds", "games"),
-    ("plots", "tuning", "lints"),
+    ("plots", "tuning", "lints", "checks"),
     ("report",),
     ("widgets",),
     ("cli",),

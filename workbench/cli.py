@@ -829,8 +829,9 @@ def build_parser() -> argparse.ArgumentParser:
     workers = whole_number(1, MAX_WORKERS)
     spins = whole_number(1, MAX_SPINS, " (10^13)")
 
-    p = sub.add_parser("validate", help="check reelset files; print every problem, then design warnings; exit 2 if any "
-                                        "problem (or, with --strict, any warning)")
+    p = sub.add_parser("validate", help="check reelset files: the format, and everything par, simulate, rtp, report and "
+                                        "tune need of them (so 'ok' means every command runs); print every problem, "
+                                        "then design warnings; exit 2 if any problem (or, with --strict, any warning)")
     p.add_argument("files", nargs="+", metavar="FILE", type=game_argument)
     p.add_argument("--strict", action="store_true", help="count design warnings (lints) as problems: exit 2 on any")
     p.add_argument("--json", action="store_true", help="print a JSON object per file (errors and warnings) instead")

@@ -17,6 +17,8 @@ non-buy bet mode's:
 
 Whether an ante or buy is priced near its expected return, and a mode's whole
 RTP with its simulated features, need a simulation: they are not checked here.
+:func:`check_file` (``workbench validate``) first adds what the whole-game commands would refuse or degrade on
+(:mod:`workbench.checks`: errors and warnings), whose exact sheet of the base mode the lints then reuse.
 A game the exact engine cannot take (over its budgets), or too large to
 price fast (:func:`exact_fits`), gets the file's warnings only, never an
 error.  Lives above the engines (layer ``plots,
@@ -44,16 +46,26 @@ MAX_EXACT_STOPS = 5_000
 MAX_EXACT_CLUSTER_STOPS = 50
 
 
-def check_file(path: str | os.PathLike, *, exact: bool = True) -> list[Problem]:
-    """Every problem of a reelset file: its errors if it is invalid, else its warnings (with ``exact``, those of
-    the exact engine too).  A missing file is one error, as :func:`workbench.io.validate_file` says."""
+def check_file(path: str | os.PathLike, *, exact: bool = True, commands: bool = True) -> list[Problem]:
+    """Every problem of a reelset file: its errors if it is invalid; else, with ``commands``, what the whole-game
+    commands would refuse (errors) or only degrade on (warnings), :func:`workbench.checks.command_problems`, so a
+    file without errors runs every command; then its design warnings (with ``exact``, those of the exact engine
+    too).  A missing file is one error, as :func:`workbench.io.validate_file` says."""
     try:
         game, source = read_game(path)
     except ReelsetError as exc:
         return exc.problems
     except GameNotFoundError:
         return [Problem(str(path), "", "file not found (and not the name of a shipped reelset)")]
-    return lint(game, source, exact=exact)
+    found: list[Problem] = []
+    sheets: dict = {}
+    if commands:
+        from .checks import command_problems
+
+        found = command_problems(game, source, sheets)
+    sheet = sheets.get(game.all_bet_modes["base"].strip_sets) if game.all_bet_modes else None
+    known = {(p.key, p.message) for p in found}
+    return found + [p for p in lint(game, source, exact=exact, sheet=sheet) if (p.key, p.message) not in known]
 
 
 def lint(game: Game, source: SourceText | None = None, *, exact: bool = True, sheet=None) -> list[Problem]:

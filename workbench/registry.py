@@ -34,6 +34,21 @@ ENTRY_POINT_GROUP = "workbench.rounds"
 
 
 @dataclass(frozen=True)
+class RoundBound:
+    """What one round of a game can pay at most (a template's ``bound``, see :class:`RoundTemplate`).
+
+    ``units``: pay units that the absolute values of everything a round pays, component by component, add up to
+    at most (a proven upper bound read from the file; None: the rules set no limit, e.g. retriggers without a cap);
+    ``key``: the key path of the file (from its root) whose value makes it largest, where a refusal is reported;
+    ``detail``: how it is made up, for the message.
+    """
+
+    units: int | None
+    key: tuple = ()
+    detail: str = ""
+
+
+@dataclass(frozen=True)
 class RoundTemplate:
     """A named round template.
 
@@ -50,7 +65,9 @@ class RoundTemplate:
     feature directly, for a ``[bet_modes.*]`` with ``buy = true``;
     ``exact_part``: what the exact PAR sheet of its base mode covers, as the
     reports and editors name it (the spin's first screen: "base game", or a
-    tumble's "first drop", whose cascades are simulated).
+    tumble's "first drop", whose cascades are simulated); ``bound``: the ``round_bound(game, stake)`` function
+    (or ``"module:function"``) returning a :class:`RoundBound`, so the simulator can prove its 64-bit sums fit
+    (None: the template proves nothing, and only the run's own checks guard its sums).
     """
 
     name: str
@@ -61,21 +78,31 @@ class RoundTemplate:
     declared_pays: bool = False
     buys: bool = False
     exact_part: str = "base game"
+    bound: Any = None
 
     def round_model(self, game, stake: float | None = None):
         """The simulator's :class:`~workbench.simulate.model.RoundModel` of ``game`` at ``stake``."""
         return self.builder()(game, stake)
 
+    def round_bound(self, game, stake: float | None = None) -> RoundBound | None:
+        """The template's :class:`RoundBound` of ``game`` at ``stake`` (None: it declares no ``bound``)."""
+        if self.bound is None:
+            return None
+        return self._function(self.bound)(game, stake)
+
     def builder(self) -> Callable:
         """The template's ``round_model`` function (imports its compiled module on first use)."""
-        if callable(self.build):
-            return self.build
-        module_name, _, attr = str(self.build).partition(":")
+        return self._function(self.build, "round_model")
+
+    def _function(self, spec, default: str = "round_bound") -> Callable:
+        if callable(spec):
+            return spec
+        module_name, _, attr = str(spec).partition(":")
         try:
             module = importlib.import_module(module_name)
-            return getattr(module, attr or "round_model")
+            return getattr(module, attr or default)
         except (ImportError, AttributeError) as exc:
-            raise RegistryError(f"round template {self.name!r}: cannot load {self.build!r} ({exc})") from None
+            raise RegistryError(f"round template {self.name!r}: cannot load {spec!r} ({exc})") from None
 
 
 # name -> "module:attribute" of a RoundTemplate (imported on first lookup)

@@ -333,13 +333,19 @@ class _Builder:
         self.multiplier_tables(symbols, tables, pays)
         self.template_features(module_name, pays, groups, symbols, heights)
         triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
-        self.pay_units(bet, paytable, scatters, self.award_values(triggers, tables))
+        awards = self.award_values(triggers, tables)
+        self.pay_units(bet, paytable, scatters, awards)
         bet_modes = self.bet_modes(data.get("bet_modes", {}), strip_sets, module_name)
         features = data.get("features", {})
         if self.table(("features",), features) is None:
             features = {}
         if module_name is not None:
-            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays)
+            before = len(self.problems)
+            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays,
+                          {"heights": heights, "groups": groups, "rows": rows})
+            amounts = self.feature_amounts(module_name, features, tables) if len(self.problems) == before else []
+            if amounts:  # the template's paid amounts share the pay unit: checked with the pays, reported at their keys
+                self.pay_units(bet, paytable, scatters, awards, amounts)
 
         if self.problems:
             raise self.fail()
@@ -781,8 +787,32 @@ class _Builder:
                     out.append((("tables", trig.award, "entries", i, "value"), Fraction(str(entry["value"])), trig.award_unit))
         return out
 
-    def pay_units(self, bet: BetModel | None, paytable: dict, scatters: dict, awards: list = ()) -> None:
-        """Every pay and the cost must be whole pay units that fit the engines (see :mod:`workbench.pays.scale`)."""
+    def feature_amounts(self, module_name: str, features: dict, tables: dict) -> list:
+        """(path, value, unit) of every amount the round template pays from ``[features]`` (its parameters with
+        ``pays``, see :class:`~workbench.model.params.Param`; as :func:`workbench.pays.scale.feature_amounts` reads
+        them), x total bet."""
+        template = registry.find_template(module_name)
+        out = []
+        for key, spec in (template.params if template is not None else {}).items():
+            value = features.get(key)
+            field = getattr(spec, "pays", False)
+            if not field or value is None:
+                continue
+            if spec.kind == "table":
+                table = tables.get(value) if isinstance(value, str) else None
+                for i, entry in enumerate(table.entries if table is not None else ()):
+                    amount = entry.get(field)
+                    if isinstance(amount, (int, float)) and not isinstance(amount, bool) and math.isfinite(amount):
+                        out.append((("tables", value, "entries", i, field), Fraction(str(amount)), "total_bet"))
+            elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                out.append((("features", key), Fraction(str(value)), "total_bet"))
+        return out
+
+    def pay_units(self, bet: BetModel | None, paytable: dict, scatters: dict, awards: list = (), amounts: list = ()) -> None:
+        """Every pay and the cost must be whole pay units that fit the engines (see :mod:`workbench.pays.scale`).
+
+        With ``amounts`` (the template's paid ``[features]`` amounts, :meth:`feature_amounts`) the pay unit is
+        computed with them too, and only their problems are reported (the others were reported without them)."""
         if bet is None:
             return
         values = [(("bet", "cost"), bet.cost, f"cost {_fmt(bet.cost)} credits")]
@@ -796,17 +826,20 @@ class _Builder:
             for count, pay in group.pays.items():
                 values.append((("scatters", name, "pays", str(count)), bet.credits(pay, group.unit),
                                f"scatter pay {name} {count} = {_fmt(pay)} {UNIT_TEXT[group.unit]}"))
+        first = len(values)
+        for path, amount, unit in amounts:
+            values.append((path, bet.credits(amount, unit), f"{path[-1]} {_fmt(amount)} {UNIT_TEXT[unit]}"))
         denominator = 1
         for _, credits, _ in values:
             denominator = math.lcm(denominator, Fraction(credits).denominator)
         if denominator > MAX_PAY_DENOMINATOR:
-            path, credits, label = max(values, key=lambda v: Fraction(v[1]).denominator)
+            path, credits, label = max(values[first if amounts else 0:], key=lambda v: Fraction(v[1]).denominator)
             self.problem(path, f"{label} is {_fmt(credits)} credits: with the cost and the other pays this needs a pay unit of "
                                f"1/{denominator:,} credit, and at most 1/{MAX_PAY_DENOMINATOR:,} is allowed "
                                "(use fewer decimal places in the pays, the line bet or the cost)")
             return
         unit = "1 credit" if denominator == 1 else f"1/{denominator:,} credit"
-        for path, credits, label in values:
+        for path, credits, label in values[first if amounts else 0:]:
             units = credits * denominator
             if units > MAX_UNITS:
                 self.problem(path, f"{label} is {int(units):,} pay units (1 unit = {unit}): "
@@ -1132,7 +1165,7 @@ class _Builder:
         return out
 
     def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes=None,
-                 pays: PayRule | None = None) -> None:
+                 pays: PayRule | None = None, grid: dict | None = None) -> None:
         template = registry.template(module_name)
         spec = template.params
         refs = {
@@ -1144,6 +1177,7 @@ class _Builder:
             "symbol": symbols,
             "trigger": triggers,
             "scatter": scatters,
+            **(grid or {}),  # "heights" (None: fixed), "groups", "rows"
         }
         self.check_keys(("features",), features, spec, tuple(k for k, p in spec.items() if p.required))
         for key, param in spec.items():

@@ -11,4 +11,4 @@ BAND_SPINS = (1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000)
 BAND_CONFIDENCES = (0.90, 0.95, 0.99)
 EXCEEDANCE_LEVELS = (1, 10, 100, 1_000, 10_000)  # x total bet; edges of the simulator's win buckets
 PAR_TABLES = ("summary", "symbol_counts", "combinations", "per_line", "scatter_pays", "triggers", "prize_structure", "awards")
-NONDETERMINISTIC_KEYS = ("elapsed_seconds", "setup_seconds", "spins_per_second")
+NONDETERMINISTIC_KEYS = ("elapsed_seconds", "setup_seconds", "spins_per_second", "wall_seconds")

@@ -30,6 +30,7 @@ PLAIN = RoundTemplate(
     summary="One spin paying its pay rule (lines, ways or pay anywhere), scatters and a declared bonus award; no feature "
             "rounds; everything it pays is computed exactly.",
     declared_pays=True,
+    bound="workbench.rounds.bounds:classic_bound",
 )
 
 MAX_FREE_SPINS = 10_000  # most free spins one feature plays when the file declares no max_free_spins (and the upper bound)
@@ -70,6 +71,29 @@ FREE_SPINS_PARAMS = {
     "feature_cap": Param("number", "the most a feature pays, x total bet: it ends when reached (absent: no cap)",
                          required=False, min=0, max=1_000_000, pays=True),
 }
+
+
+def check_round_limits(refs: dict, report, round_name: str, rules: tuple = ("lines", "ways"), *, table_wilds: bool = True,
+                       awards: bool = True, heights: bool = True, groups: bool = False) -> None:
+    """What a feature round does not play, reported where the file says it (the round model refuses the same):
+    pay rules other than ``rules``; with ``table_wilds``, wilds whose multiplier is drawn from a table; with
+    ``awards``, bonus award tables; with ``heights``, reel heights drawn per spin; with ``groups``, [groups]."""
+    rule = refs["pays"].rule
+    if rule not in rules:
+        report(("pays", "rule"), f"the {round_name} round plays {' and '.join(rules)} games; [pays] rule = {rule!r} is not "
+                                 "supported yet")
+    for name, sym in refs["symbol"].items():
+        if table_wilds and sym.multiplier_table is not None:
+            report(("symbols", name, "multiplier"), f"the {round_name} round does not play wilds whose multiplier is drawn "
+                                                    "per landing yet; give the wild a fixed multiplier")
+    for name, trigger in refs["trigger"].items():
+        if awards and trigger.award is not None:
+            report(("triggers", name, "award"), f"the {round_name} round does not pay bonus award tables")
+    if heights and refs.get("heights"):
+        report(("grid", "heights"), f"the {round_name} round needs a fixed screen: reel heights drawn per spin are not "
+                                    "supported")
+    if groups and refs.get("groups"):
+        report(("groups",), f"the {round_name} round does not pay [groups] (mixed combinations)")
 
 
 def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
@@ -192,17 +216,24 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
                                             f"{features['min_feature_win']} (x total bet)")
 
 
+def check_free_spins_round(features: dict, report, refs: dict) -> None:
+    """The ``free_spins`` template's checks: the feature's (:func:`check_free_spins`) and what its round plays."""
+    check_round_limits(refs, report, "free-spins", heights=False)
+    check_free_spins(features, report, refs)
+
+
 FREE_SPINS = RoundTemplate(
     name="free_spins",
     build="workbench.rounds.free_spins:round_model",
     params=FREE_SPINS_PARAMS,
-    check=check_free_spins,
+    check=check_free_spins_round,
     summary="The classic spin (lines or ways, scatters) plus declared free spins: spins by trigger count or drawn from a "
             "weighted table, retriggers up to a limit, their own strip sets, a fixed or growing win multiplier, sticky, "
             "expanding or walking wilds, a minimum feature win and a feature cap; the base game is exact, the feature "
             "simulated (exact + conditional by trigger count).",
     declared_pays=True,
     buys=True,
+    bound="workbench.rounds.bounds:free_spins_bound",
 )
 
 
@@ -230,6 +261,12 @@ HOLD_AND_RESPIN_PARAMS = {
 
 def check_hold_and_respin(features: dict, report, refs: dict) -> None:
     """Cross-checks of a hold-and-respin game's ``[features]`` (key paths from the file root)."""
+    check_round_limits(refs, report, "hold-and-respin")
+    cells = sum(refs.get("rows") or ())
+    for name, mode in refs.get("bet_modes", {}).items():
+        if cells and mode.buy and mode.buy_count is not None and mode.buy_count > cells:
+            report(("bet_modes", name, "buy_count"), f"bet mode {name!r} buys {mode.buy_count} coins, more than the {cells} "
+                                                   "cells of the screen")
     trigger = refs["trigger"][features["trigger"]]
     if trigger.scatter is None:
         report(("features", "trigger"), f"[triggers.{trigger.name}] is a combination trigger; hold and respin starts from "
@@ -280,6 +317,7 @@ HOLD_AND_RESPIN = RoundTemplate(
             "simulated (exact + conditional by starting coin count).",
     declared_pays=True,
     buys=True,
+    bound="workbench.rounds.bounds:hold_and_respin_bound",
 )
 
 
@@ -319,8 +357,7 @@ TUMBLE_PARAMS = {
 def check_tumble(features: dict, report, refs: dict) -> None:
     """Cross-checks of a tumble game's ``[features]`` (key paths from the file root)."""
     rule = refs["pays"].rule
-    if rule not in TUMBLE_RULES:
-        report(("pays", "rule"), f"the tumble round plays {', '.join(TUMBLE_RULES)} games, not {rule!r}")
+    check_round_limits(refs, report, "tumble", TUMBLE_RULES, table_wilds=False, groups=True)
     if rule == "lines" and refs["pays"].direction != "left_to_right":
         report(("pays", "direction"), "the tumble round pays lines left to right only")
     symbols = refs["symbol"]
@@ -377,4 +414,5 @@ TUMBLE = RoundTemplate(
     declared_pays=True,
     buys=True,
     exact_part="first drop",
+    bound="workbench.rounds.bounds:tumble_bound",
 )

@@ -22,8 +22,9 @@ import time
 
 import numpy as np
 
-from ..errors import FirstScreenCutUnknown, SimulationError, WorkbenchError
+from ..errors import ExactBudgetError, FirstScreenCutUnknown, SimulationError, WorkbenchError
 from ..exact import par
+from ..exact.enumerate import DEFAULT_BUDGET
 from ..io import render_text
 from ..model import Game
 from .engine import (
@@ -255,11 +256,20 @@ def estimate_rtp(
         chunk_size = BOXED_CHUNK
     check_workers(workers)
     model = round_model(game, _check_stake(stake))
-    sheet = NO_BASE_GAME if game.bet_mode.buy else par(game, full_cycle=False)  # a bought feature plays no base spin
     base_cap, end_to_end = None, ""
+    if game.bet_mode.buy:
+        sheet = NO_BASE_GAME  # a bought feature plays no base spin
+    else:
+        try:
+            sheet = par(game, full_cycle=False)
+        except ExactBudgetError as exc:  # no exact first screen: it is simulated with the rest of every round
+            sheet = NO_BASE_GAME
+            end_to_end = f"the exact first screen is over a budget ({exc}), so it is simulated too"
+            model = end_to_end_plan(model, end_to_end)
     if not is_end_to_end(model):
         try:
-            base_cap = base_screen_cap(game, model, sheet)
+            base_cap = base_screen_cap(game, model, sheet,
+                                       None if max_seconds is None else started + max_seconds - time.monotonic())
         except FirstScreenCutUnknown as exc:  # the states cannot be used: every round end to end
             end_to_end = str(exc)
             model = end_to_end_plan(model, end_to_end)
@@ -292,12 +302,18 @@ def estimate_rtp(
                          base_cap, started, store, history)
 
 
-def base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | None:
+#: window combinations per second the full-cycle walk makes at least (left-to-right lines: about 2 x 10^8 on one core;
+#: both ways about 10^7): a time-boxed estimate gives the walk half of what is left of its box at this rate
+FULL_CYCLE_RATE = {"lines": 50_000_000, "other": 5_000_000}
+
+
+def base_screen_cap(game: Game, model: RoundModel, sheet, seconds: float | None = None) -> BaseScreenCap | None:
     """What the bet mode's max_win takes from the first screen alone, exactly (None: it cannot reach the cap).
 
     The strata are simulated; a spin in no stratum pays its first screen B, so when B alone can reach the
     cap (the first screen's exact max win, or its upper bound, tells) the estimate needs E[(B - cap)+] and
-    P(B >= cap) over every spin, from the exact full-cycle distribution.
+    P(B >= cap) over every spin, from the exact full-cycle distribution.  ``seconds``: what is left of a time box,
+    half of which the full cycle may take (at :data:`FULL_CYCLE_RATE`); a longer one is not walked.
     """
     cap = int(model.max_win_units)
     if not cap or game.bet_mode.buy:
@@ -306,7 +322,11 @@ def base_screen_cap(game: Game, model: RoundModel, sheet) -> BaseScreenCap | Non
     top = sheet.max_win if sheet.max_win_exact else sheet.max_win_upper
     if top * cost < cap - 0.5:
         return None
-    full = par(game, full_cycle="auto")
+    budget = DEFAULT_BUDGET
+    if seconds is not None:
+        fast = game.pays.is_lines and game.pays.direction == "left_to_right"
+        budget = min(budget, max(int(0.5 * seconds * FULL_CYCLE_RATE["lines" if fast else "other"]), 0))
+    full = par(game, full_cycle="auto", budget=budget)
     if full.distribution is None:
         raise FirstScreenCutUnknown(
             f"the first screen alone can pay {top:,.6g} x total bet, above max_win {cap / cost:,.6g}, and its exact "
@@ -328,9 +348,16 @@ def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **op
     return out
 
 
+def _extra_sums(res, whole: bool) -> tuple:
+    """(sum, sum of squares) of what a state's rounds add to the exact first screen: their extra win (adjusted), or,
+    ``whole`` (no exact first screen: every round end to end), their whole win."""
+    return (float(res.totals[1]), float(res.squares[0])) if whole else (float(res.extra[0]), float(res.extra[1]))
+
+
 def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed, workers, scheduler, bar,
               base_cap=None, started=None, store=None, history=None) -> RtpEstimate:
     price = model.params.cost_units * float(model.game.bet_mode.cost)  # a round's price in pay units: precision is x it
+    whole = sheet is NO_BASE_GAME and not model.game.bet_mode.buy  # no exact first screen (over a budget)
     start = time.perf_counter()
     interrupted = False
     stopped_by = "precision"
@@ -368,8 +395,9 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed
                     res = per_state[i]
                     n = res.rounds
                     p = float(model.strata[i].probability)
-                    mean = res.extra[0] / n
-                    sd = math.sqrt(max(res.extra[1] / n - mean * mean, 0.0))
+                    mean, second = _extra_sums(res, whole)
+                    mean /= n
+                    sd = math.sqrt(max(second / n - mean * mean, 0.0))
                     sigma[i] = p * sd
                     var += (p * sd) ** 2 / n
                 half = 1.959963984540054 * math.sqrt(var) / price
@@ -379,7 +407,8 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed
                     done = sum(per_state[i].rounds for i in active)
                     cut = float(base_cap.excess_units) if base_cap is not None else 0.0
                     rtp = (float(sheet.rtp) * model.params.cost_units - cut + sum(
-                        float(model.strata[i].probability) * per_state[i].extra[0] / per_state[i].rounds for i in active)) / price
+                        float(model.strata[i].probability) * _extra_sums(per_state[i], whole)[0] / per_state[i].rounds
+                        for i in active)) / price
                     left = deadline - time.monotonic() if deadline is not None else None
                     bar.set_postfix_str(f"RTP {100 * rtp:.4f} % ± {100 * half:.4f} % (target ± {100 * precision:.4f} %)"
                                         + (f", {eta_text(done, needed, time.perf_counter() - start, left)}"

@@ -12,7 +12,16 @@ from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
+
 from .._jit import njit
+from ..errors import SimulationError
+
+#: the largest signed 64-bit integer: every sum of pay units the compiled rounds make is an int64
+INT64_MAX = (1 << 63) - 1
+#: fewest rounds one compiled call adds up (:func:`chunk_rounds`): a round template's bound (``max_round_units``)
+#: may be at most :data:`ROUND_UNITS_MAX`, so that this many rounds' sums fit 64 bits
+MIN_CHUNK_ROUNDS = 1 << 10
+ROUND_UNITS_MAX = INT64_MAX // MIN_CHUNK_ROUNDS
 
 # win-distribution buckets: edges in x total bet, log-spaced (10 per decade) from 0.01x
 BUCKET_EDGES = np.concatenate([[0.0], 10.0 ** (np.arange(-20, 61) / 10.0)])
@@ -271,9 +280,14 @@ class ChunkResult:
         return int(self.totals[0])
 
     def add(self, other: "ChunkResult") -> None:
-        """Add ``other`` into this result (callers add chunks in chunk order)."""
+        """Add ``other`` into this result (callers add chunks in chunk order); a 64-bit integer sum that would
+        wrap around stops the run (:class:`~workbench.errors.SimulationError`) instead of adding up wrongly."""
         for name in self.FIELDS:
-            if name != "maxwin":
+            if name == "maxwin":
+                continue
+            if name in self.INTS:
+                add_checked(getattr(self, name), getattr(other, name), name)
+            else:
                 getattr(self, name).__iadd__(getattr(other, name))
         if other.maxwin[0] > self.maxwin[0]:
             self.maxwin[:] = other.maxwin
@@ -286,6 +300,44 @@ class ChunkResult:
     @classmethod
     def from_json(cls, data: dict) -> "ChunkResult":
         return cls(**{k: np.asarray(data[k], dtype=np.int64 if k in cls.INTS else float) for k in cls.FIELDS})
+
+
+def add_checked(total: np.ndarray, part: np.ndarray, what: str = "sums") -> None:
+    """``total += part`` (int64 arrays), refusing a sum that leaves 64-bit integers instead of wrapping around."""
+    result = total + part  # numpy wraps around silently; the sign test below finds it
+    wrapped = ((total ^ result) & (part ^ result)) < 0
+    if np.any(wrapped):
+        raise SimulationError(f"the run's {what} left 64-bit integers (a sum of pay units above {INT64_MAX:,}): it "
+                              "is stopped rather than reported wrong; simulate fewer rounds per run, or check the game's "
+                              "pays and feature limits")
+    total[...] = result
+
+
+def chunk_rounds(model) -> int | None:
+    """Most rounds whose pays one compiled call may add into 64-bit sums, proven from the model's
+    ``max_round_units`` (a round's pays never add up above it): ``INT64_MAX // max_round_units``; None when the
+    template proves no bound."""
+    bound = int(getattr(model, "max_round_units", 0) or 0)
+    return INT64_MAX // bound if bound > 0 else None
+
+
+def check_chunk(model, result: "ChunkResult") -> None:
+    """The run-time checks of a chunk's sums: no round above the proven bound (or the bet mode's max-win cap), no
+    negative count or sum of wins (a 64-bit sum that wrapped around).  A violation stops the run with a
+    :class:`~workbench.errors.SimulationError` rather than printing a number."""
+    top = int(result.maxwin[0])
+    bound = int(getattr(model, "max_round_units", 0) or 0)
+    cap = int(getattr(model, "max_win_units", 0) or 0)
+    problem = None
+    if np.any(result.totals[:5] < 0) or np.any(result.counters < 0) or np.any(result.hist < 0) or result.maxwin[1] < 0:
+        problem = "a count or a sum of wins is negative, so a 64-bit sum wrapped around"
+    elif bound and top > bound:
+        problem = (f"a round paid {top:,} pay units, above the {bound:,} its round template proves a round can pay "
+                   "(a 64-bit sum wrapped around, or the template's bound is wrong)")
+    elif cap and top > cap:
+        problem = f"a round paid {top:,} pay units, above the bet mode's max_win of {cap:,}"
+    if problem is not None:
+        raise SimulationError(f"{model.game.name}: the simulation is stopped: {problem}; no figure of it is reported")
 
 
 def bucket_lut(edges_units: np.ndarray, cost_units: int) -> np.ndarray:
@@ -311,6 +363,12 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
     rounds are added to it in place and it is returned: a run of rounds played
     in parts, each continuing ``rng`` and ``into``, gives bit for bit the sums
     of the same rounds played at once.
+
+    The compiled loop adds pays into 64-bit integers.  When the model's proven bound of a round
+    (``max_round_units``) times the rounds summed could pass :data:`INT64_MAX`, the rounds are played in calls
+    of at most :func:`chunk_rounds` rounds, each adding its integer sums into zeroed arrays that are then added
+    to the result with a check (:func:`add_checked`); float sums keep accumulating in place, so the result is
+    the same bit for bit.  The chunk's sums are then checked (:func:`check_chunk`).
     """
     n_comp = len(model.components)
     out = ChunkResult.empty(n_comp, len(model.counters)) if into is None else into
@@ -344,5 +402,22 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
         maxwin=out.maxwin,
         cap=max_win_slots(model),
     )
-    model.run_chunk(model.params, rng, int(n_rounds), int(stratum), acc, out.counters)
+    n_rounds = int(n_rounds)
+    step = chunk_rounds(model)
+    if step is None or out.rounds + n_rounds <= step:
+        model.run_chunk(model.params, rng, n_rounds, int(stratum), acc, out.counters)
+    else:  # every compiled call's integer sums start from 0 and hold at most ``step`` rounds: they fit
+        comp_sum = np.zeros_like(out.comp_sum)
+        totals = np.zeros_like(out.totals)
+        acc = acc._replace(comp_sum=comp_sum, totals=totals)
+        done = 0
+        while done < n_rounds:
+            part = min(step, n_rounds - done)
+            comp_sum[:] = 0
+            totals[:] = 0
+            model.run_chunk(model.params, rng, part, int(stratum), acc, out.counters)
+            add_checked(out.comp_sum, comp_sum, "sums of pay units")
+            add_checked(out.totals, totals, "sums of pay units")
+            done += part
+    check_chunk(model, out)
     return out

@@ -50,11 +50,11 @@ from typing import Iterator
 import numpy as np
 
 from .. import registry
-from ..errors import SimulationError, WorkbenchError
+from ..errors import SimulationError, WorkbenchError, format_key
 from ..io import atomic_write_text, loads_game
 from ..io.atomic import missing_folder_reason
 from ..model import Game
-from .chunks import ChunkResult, play_chunk
+from .chunks import ROUND_UNITS_MAX, ChunkResult, play_chunk
 from .plan import checked_plan, end_to_end_plan
 from .model import RoundModel
 from .rng import chunk_state
@@ -81,9 +81,50 @@ MAX_CHECKPOINT_BYTES = 256 << 20
 TRACE_POINTS = 4096
 
 
-def round_model(game: Game, stake: float | None = None) -> RoundModel:
-    """The simulator's model of ``game`` (built by its round template, see :mod:`workbench.registry`) at ``stake``."""
+def round_bound(game: Game, stake: float | None = None) -> "registry.RoundBound | None":
+    """The round template's bound of what one round of ``game`` pays at ``stake`` (see :mod:`workbench.rounds.bounds`;
+    None: the template declares none), refused (:class:`~workbench.errors.SimulationError`) when it is above
+    :data:`~workbench.simulate.chunks.ROUND_UNITS_MAX`: :func:`bound_problem` says why."""
     template = registry.template(game.game_module)
+    try:
+        bound = template.round_bound(game, stake)
+    except (ArithmeticError, ValueError) as exc:
+        if isinstance(exc, WorkbenchError):
+            raise
+        raise SimulationError(f"{game.name}: round template {game.game_module!r} cannot bound what a round pays "
+                              f"({type(exc).__name__}: {exc})") from None
+    problem = bound_problem(game, bound)
+    if problem is not None:
+        raise SimulationError(f"{game.name}: {problem}")
+    return bound
+
+
+def bound_problem(game: Game, bound) -> str | None:
+    """Why one round's ``bound`` (a :class:`~workbench.registry.RoundBound`) is too large for the simulator's 64-bit
+    sums, naming the key to change (None: it fits, or there is no bound)."""
+    if bound is None or bound.units is None or bound.units <= ROUND_UNITS_MAX:
+        return None
+    cost = _cost_units(game)
+    size = f" ({bound.units / cost:.3g} x total bet)" if cost else ""
+    return (f"one round could pay up to {bound.units:,} pay units{size}: {bound.detail}; that is more than the "
+            f"{ROUND_UNITS_MAX:,} pay units whose sums over 1,024 rounds fit the simulator's 64-bit integers: lower "
+            f"{format_key(bound.key) or 'the pays'}")
+
+
+def _cost_units(game: Game) -> int:
+    from ..pays.scale import pay_scale
+
+    try:
+        return pay_scale(game).cost_units
+    except (ArithmeticError, ValueError):
+        return 0
+
+
+def round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The simulator's model of ``game`` (built by its round template, see :mod:`workbench.registry`) at ``stake``,
+    with the template's proven bound of a round (:func:`round_bound`, refused when too large) as ``max_round_units``."""
+    template = registry.template(game.game_module)
+    bound = round_bound(game, stake)
     try:
         model = template.round_model(game, stake)
     except (ArithmeticError, ValueError) as exc:  # e.g. a cap in currency at an absurd stake
@@ -94,6 +135,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                               f"({type(exc).__name__}: {exc})") from None
     if not isinstance(model, RoundModel):
         raise SimulationError(f"round template {game.game_module!r} did not build a RoundModel")
+    if bound is not None and bound.units is not None:
+        model = replace(model, max_round_units=int(bound.units))
     return checked_plan(with_max_win(model, game))
 
 

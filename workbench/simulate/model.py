@@ -107,6 +107,9 @@ class RoundModel:
     cap_total_bets: float | None = None  # max win in x total bet at that stake
     max_win_units: int = 0  # the bet mode's max_win in pay units, applied to every round when recorded (0: none)
     notes: dict = field(default_factory=dict)
+    # a proven bound of what one round pays, summed over the absolute values of its components (pay units; the
+    # template's RoundBound, see workbench.rounds.bounds); 0: none is known (the run's own checks guard its sums)
+    max_round_units: int = 0
 
     @property
     def exact_components(self) -> tuple:

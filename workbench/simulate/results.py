@@ -229,18 +229,40 @@ class BaseScreenCap:
     excess_units: Fraction
     square_excess_units: Fraction
     probability: Fraction
+    square_cut_units: Fraction = Fraction(0)  # E[((B - cap)+)^2]: the square of what the cap takes, per spin
 
     @classmethod
     def from_distribution(cls, distribution, cap_units: int) -> "BaseScreenCap":
         """From the exact full-cycle distribution of the first screen (a :class:`~workbench.stats.WinDistribution`)."""
         cycle = distribution.cycle
-        excess = square = reach = 0
+        excess = square = reach = cut = 0
         for w, h in zip(distribution.wins_units.tolist(), distribution.hits):
             if w >= cap_units:
                 reach += h
                 excess += (w - cap_units) * h
                 square += (w * w - cap_units * cap_units) * h
-        return cls(int(cap_units), Fraction(excess, cycle), Fraction(square, cycle), Fraction(reach, cycle))
+                cut += (w - cap_units) * (w - cap_units) * h
+        return cls(int(cap_units), Fraction(excess, cycle), Fraction(square, cycle), Fraction(reach, cycle),
+                   Fraction(cut, cycle))
+
+
+def exact_second_moments(sheet) -> dict:
+    """E[component^2] per spin (x total bet squared) of each exact first-screen component of ``sheet``: a scatter
+    group's from its pays by count (one count per screen), any other's bounded by the whole first screen's
+    E[B^2] (a component of B is at most B).  What an end-to-end run of n rounds should show as the component's
+    spread (:mod:`workbench.simulate.agreement`), when it sees a rare pay too seldom to measure it."""
+    components = getattr(sheet, "components", {})
+    if not components:
+        return {}
+    whole = float(sheet.std) ** 2 + float(sheet.rtp) ** 2
+    out = {name: whole for name in components}
+    table = getattr(sheet, "scatter_pays", None)
+    if table is not None and len(table):
+        for name, rows in table.groupby("scatter"):
+            key = f"scatter:{name}"
+            if key in out:
+                out[key] = float(sum(r * r / q for r, q in zip(rows["rtp"], rows["probability"]) if q > 0))
+    return out
 
 
 class _NoBaseGame:
@@ -286,6 +308,9 @@ class RtpEstimate(WinStatistics):
         self.plan = model.notes.get("plan") or ("exact first screen + each trigger state's exact probability x its "
                                                 "simulated mean" if model.strata else "exact first screen only")
         self.components = {k: Estimate(v, 0.0, "exact") for k, v in sheet.components.items()}
+        # a paid spin whose exact first screen could not be computed (over a budget: estimate_rtp plays every round
+        # end to end): the first screen's components and mean are simulated with the rest of the round
+        simulated_first = sheet is NO_BASE_GAME and not model.game.bet_mode.buy
         #: E[component^2] per natural round of each simulated component (its spread over single rounds, which an
         #: end-to-end run of n rounds should show as std / sqrt(n): workbench.simulate.agreement)
         self.component_second_moments = {}
@@ -321,6 +346,9 @@ class RtpEstimate(WinStatistics):
                 continue
             mx = res.extra[0] / n  # extra win, with any Rao-Blackwell adjustments
             vx = max(res.extra[1] / n - mx * mx, 0.0)
+            if simulated_first and stratum.end_to_end:  # no exact first screen: the whole round's win is the extra
+                mx = res.totals[1] / n
+                vx = max(res.squares[0] / n - mx * mx, 0.0)
             extra += p * mx
             var += p * p * vx / n
             top = max(top, res.maxwin[0] / cost)
@@ -344,14 +372,22 @@ class RtpEstimate(WinStatistics):
             comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
             comp_second += p * res.comp_sq_raw / n  # realized amounts (adjustments lower the spread)
             self.strata.append(StratumEstimate(stratum.name, p, n, mx / cost, Z95 * math.sqrt(vx / n) / cost))
-        exact_idx = set(model.exact_components)
+        exact_idx = set(model.exact_components) if not simulated_first else set()
+        if math.isinf(var):  # a state with probability but no rounds: its components are not known at all
+            comp_var[:] = math.inf
         for k, name in enumerate(model.components):
             if k in exact_idx:
                 continue
             if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
-                self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, "conditional")
-                if not name.startswith("cap"):  # (the cap's first-screen part is exact, not in the strata)
+                source = "simulated" if k in model.exact_components else "conditional"  # (no exact first screen)
+                self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, source)
+                if not name.startswith("cap"):
                     self.component_second_moments[name] = comp_second[k] / cost**2
+                elif base_cap is not None:  # the first screen's cut is exact (its square over every spin: a bound)
+                    self.component_second_moments[name] = (comp_second[k] + float(base_cap.square_cut_units)) / cost**2
+                else:
+                    self.component_second_moments[name] = comp_second[k] / cost**2
+        self.component_second_moments.update(exact_second_moments(sheet))
         if model.jackpots:
             self.components["jackpots"] = Estimate(jackpot_rtp, 0.0, "analytic")
         if cap_units:

@@ -189,10 +189,46 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def round_bound(game, stake=None):
+    """What one round pays at most at ``stake`` (:class:`~workbench.registry.RoundBound`, see
+    :mod:`workbench.rounds.bounds`).  Retriggers have no limit, so only ``max_win`` bounds a round: the free spins
+    stop once the round's total reaches the cap, so everything paid is at most the cap plus what the spins before
+    the loop and one more spin add (a screen S each: lines, the random feature's change, a free spin; the wheel's
+    cash prizes W, each at most once per award), plus ``bonus_guarantee``; the cap's negative correction takes at
+    most as much again.  Without ``max_win`` (0) there is no bound (``units`` None)."""
+    from fractions import Fraction
+
+    from ...pays.scale import pay_scale
+    from ...registry import RoundBound
+    from ...rounds.bounds import screen_units
+
+    f = game.features
+    if not f["max_win"] > 0:
+        return RoundBound(None, ("features", "max_win"), "without max_win (0) the free spins retrigger without limit")
+    stake = Fraction(str(f["reference_stake"] if stake is None else stake))
+    if stake <= 0:
+        return RoundBound(None, ("features", "reference_stake"), f"stake {float(stake):g} is not above 0")
+    scale = pay_scale(game)
+
+    def unit(x) -> int:
+        return scale.units(game.bet.credits(Fraction(str(x)), "bet_multiplier"))
+
+    cap = int(Fraction(str(f["max_win"])) / stake * scale.cost_units)
+    screen = screen_units(game)
+    wheel = game.tables[f["heidi_wheel"]]
+    cash = sum(unit(v) for v in {e.get("value", 0) for e in wheel.entries if e.get("award") == "cash"})
+    guarantee = unit(f["bonus_guarantee"])
+    paid = cap + 3 * screen + 2 * cash + guarantee
+    return RoundBound(2 * paid + 2 * screen, ("features", "max_win"),
+                      f"max_win {f['max_win']} at stake {float(stake):g} is {cap:,} pay units; a screen pays at most "
+                      f"{screen:,}, the wheel's cash prizes {cash:,}")
+
+
 TEMPLATE = RoundTemplate(
     name="bier_haus",
     build="workbench.games.bier_haus.play:round_model",
     params=FEATURES,
     check=check_features,
     summary=__doc__.strip().split("\n\n")[0].replace("\n", " "),
+    bound=round_bound,
 )

@@ -188,10 +188,48 @@ def check_features(features: dict, report, refs: dict) -> None:
                     report(("strip_sets", name, f"reel{r}"), f"{', '.join(wrong)} may not be on the {mode_key} strips ({strip_set.mode!r})")
 
 
+def round_bound(game, stake=None):
+    """What one round pays at most (:class:`~workbench.registry.RoundBound`, see :mod:`workbench.rounds.bounds`):
+    a screen S (lines and scatters at their largest), the Super 7's two screens and correction (3 S), the wheel's
+    largest value, the Super 10 award (its largest cash, both Frenzy totals and the one played, or its free spins
+    x S) and ``max_free_spins`` free spins x S x the bonus table's largest multiplier."""
+    import math
+
+    from ...pays.scale import pay_scale
+    from ...registry import RoundBound
+    from ...rounds.bounds import screen_units
+
+    f = game.features
+    scale = pay_scale(game)
+    screen = screen_units(game)
+    cost = scale.cost_units
+    line_bet = scale.units(game.bet.credits(1, "line_bet"))
+    tables = game.tables
+
+    def top(table: str, field: str, keep=lambda e: True) -> float:
+        return max([e[field] for e in tables[table].entries if keep(e) and isinstance(e.get(field), (int, float))] + [0])
+
+    wheel = int(top(f["wheel_table"], "value")) * line_bet
+    cash = math.ceil(top(f["super10_table"], "value", lambda e: e.get("award") == "cash") * cost)
+    frenzy = 3 * math.ceil((float(f["frenzy_limit"]) + top(f["frenzy_table"], "multiplier")) * cost)
+    super10_spins = int(top(f["super10_table"], "spins", lambda e: e.get("award") == "free_spins"))
+    spins = int(f["max_free_spins"])
+    multiplier = int(top(f["bonus_table"], "multiplier"))
+    free = spins * screen * max(multiplier, 1)
+    units = 4 * screen + wheel + cash + frenzy + super10_spins * screen + free
+    parts = [(free, ("features", "max_free_spins") if spins >= multiplier else ("tables", f["bonus_table"], "entries")),
+             (wheel, ("tables", f["wheel_table"], "entries")), (cash + frenzy, ("tables", f["super10_table"], "entries")),
+             (4 * screen, ("paytable",))]
+    key = max(parts, key=lambda p: p[0])[1]
+    return RoundBound(units, key, f"a screen of at most {screen:,} pay units, {spins:,} free spins (max_free_spins) x "
+                                  f"multiplier {multiplier:,}, the wheel and Super 10 awards")
+
+
 TEMPLATE = RoundTemplate(
     name="super_10_stars",
     build="workbench.games.super_10_stars.play:round_model",
     params=FEATURES,
     check=check_features,
     summary=__doc__.strip().split("\n\n")[0].replace("\n", " "),
+    bound=round_bound,
 )
