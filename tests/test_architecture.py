@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
 LAYERS = [
     ("errors", "_cache", "_jit", "_atomic"),
     ("model",),
-    ("stats",),
+    ("stats", "figures"),
     ("registry",),
     ("io",),
     ("pays",),

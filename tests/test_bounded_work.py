@@ -299,7 +299,7 @@ def test_the_full_cycle_left_out_is_noted_in_the_sheet_and_the_report():
     assert sheet.distribution is None
     assert "distinct window combinations, over the budget of 2,000,000,000" in sheet.distribution_note
     assert sheet.notes == [sheet.distribution_note]
-    assert sheet.summary["note 1"] == sheet.distribution_note
+    assert sheet.summary["note:1"] == sheet.distribution_note
     assert sheet.to_dict()["distribution_note"] == sheet.distribution_note
     est = SimpleNamespace(model=SimpleNamespace(cap_total_bets=None), max_win=0.0, strata=(), jackpot_rtp=0.0)
     table = tables.max_win_table(sheet, est)
@@ -320,7 +320,7 @@ def test_a_max_win_search_stopped_early_brackets_the_true_maximum():
     assert cut.max_win_upper > cut.max_win  # a real bracket, not the answer
     assert cut.rtp_exact == exact.rtp_exact and cut.std == exact.std  # everything else is unchanged
     assert any("max win of strip set 'base'" in note and "at most" in note for note in cut.notes)
-    assert cut.summary["max_win at most"] == cut.max_win_upper
+    assert cut.summary["max_win_upper"] == cut.max_win_upper
 
 
 def test_fewer_prefix_reels_pay_the_same(monkeypatch):

@@ -336,9 +336,10 @@ def test_key_figures_name_the_reference_stake_of_a_capped_game():
     stake = report.tables.stake_text(est.model, game)
     assert stake == "45 GBP"
     assert key.loc["stake (total bet)"].str.startswith("45 GBP").all()
-    dependent = [label for label in key.index if label.startswith(("RTP", "max win", "std", "volatility", "jackpot"))]
+    dependent = [label for label in key.index
+                 if label.lower().startswith(("rtp", "max win", "standard deviation", "volatility", "jackpot"))]
     assert dependent and all(label.endswith("at stake 45 GBP") for label in dependent)
-    assert "cap" in key.loc["max win (x total bet) at stake 45 GBP", "whole game (exact + conditional)"]
+    assert "cap" in key.loc["Max win (x total bet) at stake 45 GBP", "whole game (exact + conditional)"]
     shown = report.tables.feature_parameters(game)
     assert not shown["value"].str.contains(r"[{\[]").any()
     assert shown["value"].str.contains("Epic").any()

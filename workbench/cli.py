@@ -343,14 +343,16 @@ def _lint_lines(sheet) -> list[str]:
 
 
 def _summary_lines(sheet) -> list[str]:
-    """The PAR summary as left-aligned ``figure  value`` lines (a long note does not push the numbers right)."""
-    summary = sheet.summary
-    column = summary.iloc[:, 0] if hasattr(summary, "iloc") and summary.ndim == 2 else summary
-    width = max((len(str(k)) for k in column.index), default=0)
-    lines = []
-    for key, value in column.items():
-        shown = f"{value:.6g}" if isinstance(value, float) else str(value)
-        lines.append(f"{str(key):{width}s}  {shown}")
+    """The PAR summary, one left-aligned ``figure  value  unit`` line per figure of the catalogue
+    (:mod:`workbench.figures`; a long note does not push the numbers right)."""
+    from .figures import TEXT, shown
+
+    rows = [("game", sheet.game.name, ""), ("mode", sheet.mode, "")]
+    rows += [(v.label, shown(v.value, v.kind), "" if v.kind == TEXT else v.unit) for v in sheet.figures()]
+    width = max(len(label) for label, _, _ in rows)
+    size = max(len(value) for label, value, unit in rows if unit) if any(unit for _, _, unit in rows) else 0
+    lines = [f"{label:{width}s}  {value:>{size}s}  {unit}".rstrip() if unit else f"{label:{width}s}  {value}"
+             for label, value, unit in rows]
     from .simulate import exactness
 
     exact, why = exactness(sheet.game)

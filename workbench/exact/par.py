@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ExactBudgetError, WorkbenchError
+from ..figures import figures_of
 from ..registry import exact_part
 from ..model import Game, StripSet
 from ..stats import WinDistribution, WinStatistics
@@ -890,23 +891,10 @@ class ParSheet:
 
     @cached_property
     def summary(self) -> pd.Series:
-        """Headline numbers of the sheet."""
-        data = {
-            "game": self.game.name,
-            "mode": self.mode,
-            "cycle": self.cycle,
-            "rtp": self.rtp,
-            **{f"rtp {k}": v for k, v in self.components.items()},
-            "hit_frequency": self.hit_frequency,
-            "hit rate 1 in": self.statistics.hit_rate_one_in,
-            "std": self.std,
-            "volatility_index_90": self.volatility_index(0.90),
-            "volatility_index_95": self.volatility_index(0.95),
-            "max_win": self.max_win,
-            **{f"trigger {k} 1 in": (1 / p if (p := self.trigger_probability(k)) else math.inf) for k in self.game.triggers},
-            **({"max_win at most": self.max_win_upper} if not self.max_win_exact else {}),
-            **{f"note {i + 1}": note for i, note in enumerate(self.notes)},
-        }
+        """Headline numbers of the sheet: game and mode, then every figure of the catalogue
+        (:mod:`workbench.figures`), key -> value (trigger rates as probabilities per spin)."""
+        data = {"game": self.game.name, "mode": self.mode}
+        data.update({v.key: v.value for v in figures_of(self)})
         return pd.Series(data, name="value")
 
     def to_dict(self) -> dict:
@@ -934,7 +922,14 @@ class ParSheet:
             "distribution_note": self.distribution_note,
             "max_win_exact": self.max_win_exact,
             "notes": list(self.notes),
+            # every figure of the catalogue, as every view shows it (workbench.figures)
+            "figures": {v.key: {"label": v.label, "value": _json_value(v.value), "unit": v.unit}
+                        for v in figures_of(self)},
         }
+
+    def figures(self, *, editor: bool | None = None) -> list:
+        """The catalogue's figures of this sheet (:func:`workbench.figures.figures_of`)."""
+        return figures_of(self, editor=editor)
 
     def to_excel(self, path) -> None:
         """Write every table to an .xlsx workbook, one sheet per table, as raw DataFrames.
@@ -965,6 +960,15 @@ class ParSheet:
 
 
 _TABLES: dict = {}
+
+
+def _json_value(value):
+    """A figure's value as JSON holds it: an exact fraction as "n/d", infinity as None."""
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def automaton_tables(automaton: LineAutomaton):

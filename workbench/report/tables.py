@@ -374,32 +374,67 @@ def stake_text(model, game=None) -> str:
     return f"{fmt_money(float(stake))}{' ' + currency if currency else ''}"
 
 
+def _figure_text(value, kind: str) -> str:
+    """A catalogue figure's value as the report shows it (:mod:`workbench.figures` kinds)."""
+    from .. import figures as F
+
+    if value is None:
+        return "-"
+    if kind == F.PERCENT:
+        return fmt_pct(value)
+    if kind == F.ONE_IN:
+        return fmt_one_in(value)
+    if kind == F.RATE:
+        return fmt_one_in(1 / value) if value and not math.isinf(value) else "never"
+    if kind == F.AMOUNT:
+        return fmt_x(value) if not (isinstance(value, float) and math.isinf(value)) else "never"
+    if kind == F.COUNT:
+        return f"{int(value):,}"
+    if kind in (F.FRACTION, F.TEXT):
+        return F.shown(value, kind)
+    return fmt_num(value)
+
+
 def key_figures(sheet, est, sim=None) -> pd.DataFrame:
     """Headline numbers: exact base game, whole game (exact + conditional), simulation.
 
-    Amounts are x total bet; figures that depend on the stake (a max-win cap
-    in currency, jackpots) say the stake they hold at.
+    The rows are the figures of the catalogue (:mod:`workbench.figures`; families such as the RTP by component
+    and the triggers have their own tables) read off each column's result where it has them ("-" where not),
+    with the RTP's 95 % half-width and the stake.  Amounts are x total bet; figures that depend on the stake (a
+    max-win cap in currency, jackpots) say the stake they hold at.
     """
+    from .. import figures as F
+
     game = sheet.game
     stake = stake_text(est.model, game)
     at = f" at stake {stake}" if stake else ""
     cap = est.model.cap_total_bets
+    shown = [v for v in sheet.figures() if v.figure.expand is None]
+
+    def title(v) -> str:
+        money = "x total bet" in v.unit  # what a cap in currency can change
+        unit = " (x total bet)" if money and v.kind in (F.NUMBER, F.AMOUNT) else ""
+        return f"{v.label}{unit}{at if money else ''}"
+
+    def value(v, stats):
+        if stats is sheet:
+            return v.value
+        try:
+            return v.figure.get(stats)
+        except (AttributeError, TypeError):  # the figure is one of the exact sheet's only
+            return None
 
     def column(stats, rtp_ci, jackpot):
-        return {
-            "stake (total bet)": (f"{stake} (the reference stake)" if stake else "any (no figure depends on the stake)"),
-            f"RTP{at}": fmt_pct(stats.rtp),
-            f"RTP ± (95 %){at}": fmt_ci(rtp_ci),
-            **({f"progressive (pooled) jackpot RTP{at}": fmt_pct(jackpot)} if est.model.jackpots else {}),
-            "hit frequency": fmt_pct(stats.hit_frequency, 2),
-            "hit rate": fmt_one_in(stats.hit_frequency),
-            f"std (x total bet){at}": fmt_num(stats.std),
-            f"volatility index 90 % (x total bet){at}": fmt_num(stats.volatility_index(0.90)),
-            f"volatility index 95 % (x total bet){at}": fmt_num(stats.volatility_index(0.95)),
-            f"max win (x total bet){at}": fmt_x(stats.max_win),
-        }
+        out = {"stake (total bet)": (f"{stake} (the reference stake)" if stake else "any (no figure depends on the stake)")}
+        for v in shown:
+            out[title(v)] = _figure_text(value(v, stats), v.kind)
+            if v.key == "rtp":
+                out[f"RTP ± (95 %){at}"] = fmt_ci(rtp_ci)
+                if est.model.jackpots:
+                    out[f"progressive (pooled) jackpot RTP{at}"] = fmt_pct(jackpot)
+        return out
 
-    mw = f"max win (x total bet){at}"
+    mw = title(next(v for v in shown if v.key == "max_win"))
     exact = f"exact {covers(sheet)}"
     data = {exact: column(sheet, 0.0, 0.0),
             "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}

@@ -252,7 +252,7 @@ def _summary(book, game, sheet, modes: dict, est, bet_modes: list = ()) -> None:
     else:
         s.add(["Whole-game RTP", FEATURES_NEED_RTP, why])
 
-    z90, z95 = z_value(0.90), z_value(0.95)
+    z90 = z_value(0.90)
     if bet_modes:
         s.add(["Bet modes", "", "each mode's figures x its own cost (exact + conditional)"], bold=True)
     for b in bet_modes:
@@ -284,34 +284,30 @@ def _summary(book, game, sheet, modes: dict, est, bet_modes: list = ()) -> None:
         def lab(text, mode=mode):
             return text if mode == "base" else f"{text}, mode {mode}"
 
-        label = "Base-game RTP (exact)" if mode == "base" else f"RTP of mode {mode} (exact)"
-        s.add([label, m.rtp, "x total bet"], [None, PERCENT, None])
-        s.add([lab("RTP as an exact fraction"), f"{m.rtp_exact.numerator} / {m.rtp_exact.denominator}", "x total bet"])
-        for name, value in m.components.items():
-            s.add([lab(f"RTP {name}"), value, "x total bet"], [None, PERCENT, None])
-        s.add([lab("Hit frequency"), m.hit_frequency, "of spins with any win"], [None, PERCENT, None])
-        s.add([lab("Hit rate"), m.statistics.hit_rate_one_in, "1 in N spins"], [None, AMOUNT, None])
-        s.add([lab("Hit frequency, PAR-sheet convention"), m.par_hit_frequency,
-               "each line, ways or scatter win on a spin counted as a hit"], [None, PERCENT, None])
-        s.add([lab("Standard deviation"), m.std, "x total bet, per spin"], [None, DECIMAL, None])
-        s.add([lab("Volatility index 90 %"), m.volatility_index(0.90), f"z = {z90:.4f} x std (x total bet)"],
-              [None, DECIMAL, None])
-        s.add([lab("Volatility index 95 %"), m.volatility_index(0.95), f"z = {z95:.4f} x std (x total bet)"],
-              [None, DECIMAL, None])
-        if m.max_win_exact:
-            s.add([lab("Max win"), m.max_win, "x total bet (exact)"], [None, AMOUNT, None])
-        else:
-            s.add([lab("Max win (largest found)"), m.max_win, f"x total bet; at most {m.max_win_upper:,.2f}"],
-                  [None, AMOUNT, None])
-        cycle = int(m.cycle)
-        s.add([lab("Cycle"), cycle, "weighted window combinations of one spin"
-               + (" (exact digits, as text: above 2^53)" if cycle > EXACT_INT_LIMIT else "")], [None, COUNT, None])
-        for name in game.triggers:
-            p = m.trigger_probability(name)
-            s.add([lab(f"Trigger {name}"), 1 / p if p else math.inf, "1 in N spins"], [None, AMOUNT, None])
-        for i, note in enumerate(m.notes, start=1):
-            s.add([lab(f"Note {i}"), note, ""])
+        for v in m.figures():  # the catalogue's figures (workbench.figures), as every view shows them
+            label = (("Base-game RTP (exact)" if mode == "base" else f"RTP of mode {mode} (exact)") if v.key == "rtp"
+                     else lab(v.label))
+            value, number_format, unit = _cell(v)
+            s.add([label, value, unit], [None, number_format, None])
     s.finish()
+
+
+def _cell(v) -> tuple:
+    """(cell value, number format, unit note) of a catalogue figure (:class:`workbench.figures.Value`)."""
+    from .. import figures as F
+
+    if v.kind == F.PERCENT:
+        return v.value, PERCENT, v.unit
+    if v.kind == F.NUMBER:
+        return v.value, DECIMAL, v.unit
+    if v.kind in (F.AMOUNT, F.RATE):
+        return v.value, AMOUNT, v.unit
+    if v.kind == F.ONE_IN:  # a probability: the lab's "1 in N"
+        return (1 / v.value if v.value else math.inf), AMOUNT, v.unit
+    if v.kind == F.COUNT:
+        big = int(v.value) > EXACT_INT_LIMIT
+        return int(v.value), COUNT, v.unit + (" (exact digits, as text: above 2^53)" if big else "")
+    return F.shown(v.value, v.kind), None, v.unit
 
 
 def _combinations(book, sheet) -> None:

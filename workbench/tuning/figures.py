@@ -21,11 +21,13 @@ from fractions import Fraction
 
 from ..errors import TuningError
 from ..exact import par
+from ..figures import figures_of, keep_keys
 from ..model import Game
 from ..simulate import base_screen_cap, estimate_rtp, round_model
 
-#: figures a ``--keep`` may hold (``trigger:NAME`` besides): all of the base game, exact
-KEEP_METRICS = ("base_rtp", "hit_frequency", "std", "volatility_index_90", "volatility_index_95")
+#: figures a ``--keep`` may hold (``trigger:NAME`` besides), all of the base game and exact: its RTP, then every
+#: figure the catalogue lets the tuner hold (workbench.figures, ``keep``)
+KEEP_METRICS = ("base_rtp",) + keep_keys()
 #: how far a bare ``--keep NAME`` lets the figure move, relative to its value before tuning
 DEFAULT_KEEP_TOLERANCE = 0.01
 
@@ -334,17 +336,12 @@ def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, s
             cut = base_screen_cap(game, model, sheet)
             if cut is not None:  # the held strata estimate E[R - min(B, cap) | s]: the first screens' excess is exact
                 first -= float(cut.excess_units) / model.params.cost_units
-    out = {
-        "rtp": first / price + feature,
-        "base_rtp": sheet.rtp,
-        "hit_frequency": sheet.hit_frequency,
-        "std": sheet.std,
-        "volatility_index_90": sheet.volatility_index(0.90),
-        "volatility_index_95": sheet.volatility_index(0.95),
-        "max_win": sheet.max_win,
-    }
-    for name in game.triggers:
-        out[f"trigger:{name}"] = sheet.trigger_probability(name)
+    out = {"rtp": first / price + feature, "base_rtp": sheet.rtp}
+    # the catalogue's figures of the first screen the tuner reads (workbench.figures): the ones it may keep, the
+    # max win and the trigger rates (probabilities per spin)
+    for v in figures_of(sheet):
+        if v.key in KEEP_METRICS or v.key == "max_win" or v.key.startswith("trigger:"):
+            out[v.key] = v.value
     return out
 
 

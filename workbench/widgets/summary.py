@@ -1,10 +1,9 @@
 """Headline numbers of an exact PAR sheet, timed, formatted and compared.
 
-A :class:`Metric` is one number of the summary the editors show (RTP by
-component, hit frequency, volatility index, max win, trigger rates).  RTPs
-and hit frequencies are fractions shown as percentages; volatility index,
-standard deviation and max win are x total bet; trigger rates are shown as
-"1 in N" spins.
+A :class:`Metric` is one number of the summary the editors show: the figures of the catalogue
+(:mod:`workbench.figures`) marked for the editors (RTP by component, hit frequency, volatility index, std, max
+win, trigger rates).  RTPs and hit frequencies are fractions shown as percentages; volatility index, standard
+deviation and max win are x total bet; trigger rates are probabilities shown as "1 in N" spins.
 """
 
 from __future__ import annotations
@@ -17,11 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..exact import ParSheet, par
+from ..figures import AMOUNT, NUMBER, ONE_IN, PERCENT, shown
 from ..model import Game, StripSet
-
-PERCENT = "percent"  # a fraction shown as %, deltas in percentage points
-NUMBER = "number"  # x total bet
-ONE_IN = "one_in"  # "1 in N" spins
 
 
 def header_row(*names: str) -> str:
@@ -56,22 +52,12 @@ class ParResult:
 
 
 def par_metrics(sheet: ParSheet) -> tuple:
-    """The summary metrics of ``sheet`` (RTP and components x total bet, hit frequency, VI 90 %, ...)."""
-    out = [Metric("rtp", "RTP", sheet.rtp, PERCENT)]
-    for name, value in sheet.components.items():
-        out.append(Metric(f"rtp:{name}", f"RTP {name}", value, PERCENT))
-    out += [
-        Metric("hit_frequency", "Hit frequency", sheet.hit_frequency, PERCENT),
-        Metric("volatility_index_90", "Volatility index 90 % (x total bet)", sheet.volatility_index(0.90), NUMBER),
-        Metric("std", "Std deviation (x total bet)", sheet.std, NUMBER),
-        Metric("max_win", "Max win (x total bet)" if sheet.max_win_exact else "Max win, largest known (x total bet)",
-               sheet.max_win, NUMBER),
-    ]
-    if not sheet.max_win_exact:
-        out.append(Metric("max_win_upper", "Max win at most (x total bet)", sheet.max_win_upper, NUMBER))
-    for name in sheet.game.triggers:
-        p = sheet.trigger_probability(name)
-        out.append(Metric(f"trigger:{name}", f"Trigger {name} (1 in N spins)", 1 / p if p else math.inf, ONE_IN))
+    """The summary metrics of ``sheet``: the catalogue's figures the editors show (:mod:`workbench.figures`), each
+    labelled with its unit where it is an amount (x total bet)."""
+    out = []
+    for v in sheet.figures(editor=True):
+        money = v.kind in (NUMBER, AMOUNT) and "x total bet" in v.unit
+        out.append(Metric(v.key, f"{v.label} (x total bet)" if money else v.label, v.value, v.kind))
     return tuple(out)
 
 
@@ -91,14 +77,9 @@ def exactness(game: Game) -> tuple[bool, str]:
 
 
 def format_value(value: float, kind: str) -> str:
-    """``value`` as shown in the panels (percent with 4 decimals, numbers, "1 in N")."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    if kind == PERCENT:
-        return f"{100 * value:.4f} %"
-    if kind == ONE_IN:
-        return "never" if math.isinf(value) else f"1 in {value:,.1f}"
-    return f"{value:,.4f}"
+    """``value`` as shown in the panels (percent with 4 decimals, numbers, "1 in N"; :func:`workbench.figures.shown`,
+    amounts with 4 decimals as the editors compare them)."""
+    return shown(value, NUMBER if kind == AMOUNT else kind)
 
 
 def format_delta(current: float, saved: float, kind: str) -> str:
@@ -112,8 +93,10 @@ def format_delta(current: float, saved: float, kind: str) -> str:
         return "0"
     if kind == PERCENT:
         return f"{100 * diff:+.4f} pp"
-    if kind == ONE_IN:
-        return f"{diff:+,.1f}"
+    if kind == ONE_IN:  # probabilities: the change of "1 in N"
+        if not current or not saved:
+            return "changed"
+        return f"{1 / current - 1 / saved:+,.1f}"
     return f"{diff:+,.4f}"
 
 
