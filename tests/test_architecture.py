@@ -167,6 +167,18 @@ def test_the_exact_engine_imports_nothing_from_the_file_format_layer():
             assert not {m for m in reached if m.startswith("workbench.io")}, module
 
 
+def test_the_engines_receive_template_facts_as_data_and_nothing_imports_the_reference_oracle():
+    """The model, the pay rules and the exact engine never look up the round-template registry (what a template
+    says of a game, such as what its exact sheet covers and the money it pays, is on the Game, read when the file
+    was validated); only the test suite imports the slow reference evaluator (the substitution rule the rounds
+    share lives in the model: Game.counts_for)."""
+    below = [m for m in MODULES if m.startswith(("workbench.model", "workbench.stats", "workbench.pays",
+                                                  "workbench.exact", "workbench.figures"))]
+    assert not [m for m in below if "workbench.registry" in GRAPH[m]], "lower layers look up the registry"
+    users = [m for m, imported in GRAPH.items() if "workbench.reference" in imported]
+    assert not users, f"the reference oracle is imported by {users}"
+
+
 def test_the_graph_sees_lazy_imports():
     # guards the test itself: a function-level import is an edge
     assert "workbench.io" in GRAPH["workbench.simulate.engine"]

@@ -171,11 +171,11 @@ def test_recording_caps_any_round(rounds, cap, stratum, single):
         taken += min(cap - r, 0)
         adjusted += max(b - cap, 0) if stratum else 0
         top = max(top, min(r, cap))
-    assert out.totals[1] == want_total and out.totals[2] == want_base and out.maxwin[0] == top <= cap
+    assert out.won == want_total and out.base_won == want_base and out.max_win_units == top <= cap
     assert acc.events[1] == hits and acc.events[2] == base_hits
     assert out.comp_sum[4] == taken and out.comp_adj[4] == adjusted
-    assert out.extra[0] == pytest.approx(want_total - want_base + adjusted)
-    assert out.squares[1] == base_square
+    assert out.extra_sum == pytest.approx(want_total - want_base + adjusted)
+    assert out.base_squares == base_square
     assert out.comp_sum[3] == (0 if single else sum(a[3] for a in rounds))  # informational: never capped
 
 

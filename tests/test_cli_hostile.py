@@ -24,7 +24,7 @@ def _cases(tmp: Path) -> list[tuple[list[str], int, tuple[str, ...]]]:
     big = tmp / "big.toml"
     with open(big, "wb") as handle:  # sparse: no disk space used
         handle.truncate(cli.MAX_REELSET_BYTES + 1)
-    reelset = Path(cli.__file__).resolve().parents[1] / "reelsets" / "classic_tens.toml"
+    reelset = Path(cli.__file__).resolve().parents[2] / "reelsets" / "classic_tens.toml"
     not_a_checkpoint = tmp / "reelset-copy.toml"
     not_a_checkpoint.write_text(reelset.read_text())
     sim = ["simulate", "classic_tens", "--spins", "1000", "--quiet"]
@@ -172,7 +172,7 @@ def test_hostile_arguments_are_refused_with_a_message_naming_them(tmp_path, caps
 ], ids=["spins", "xlsx", "checkpoint", "report-out"])
 def test_hostile_arguments_in_a_real_process(argv, named, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "workbench.cli", *argv], capture_output=True, text=True, timeout=120,
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).resolve().parents[1])})
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(cli.__file__).resolve().parents[2])})
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert named in proc.stderr
@@ -180,11 +180,11 @@ def test_hostile_arguments_in_a_real_process(argv, named, tmp_path):
 
 
 def test_the_cli_limits_are_the_engines():
-    from workbench.simulate import engine
+    from workbench.simulate import engine, lanes
 
     assert cli.MAX_SPINS == engine.MAX_SPINS
     assert cli.MAX_WORKERS == engine.MAX_WORKERS
-    assert cli.SIMULATE_BLOCK == engine.SIMULATE_BLOCK == engine.DEFAULT_CHUNK
+    assert cli.SIMULATE_BLOCK == lanes.SIMULATE_BLOCK == lanes.DEFAULT_CHUNK
 
 
 def test_importing_installs_no_signal_handler():

@@ -33,8 +33,9 @@ from workbench.errors import ReportError, SimulationError, WorkbenchError
 from workbench.io import load_game, save_game
 from workbench.io.atomic import lock_path, temp_files, write_output
 from workbench.report.workbook import write_par_workbook
-from workbench.simulate import engine, simulate
-from workbench.simulate.engine import SIMULATE_BLOCK, Checkpoint, Plan, checkpoint_checksum
+from workbench.simulate import checkpoints, simulate
+from workbench.simulate.checkpoints import Checkpoint, checkpoint_checksum
+from workbench.simulate.lanes import SIMULATE_BLOCK, Plan
 
 SPINS = 600_000  # one short block of 2^20 rounds
 
@@ -87,7 +88,7 @@ def _resigned(data: dict) -> str:
 # ---------------------------------------------------------------------------
 def test_a_checkpoint_carries_the_checksum_of_its_content(stopped):
     data = json.loads(stopped)
-    assert data["format"] == engine.CHECKPOINT_FORMAT
+    assert data["format"] == checkpoints.CHECKPOINT_FORMAT
     assert re.fullmatch(r"sha256:[0-9a-f]{64}", data["checksum"])
     assert data["checksum"] == checkpoint_checksum({k: v for k, v in data.items() if k != "checksum"})
     # the signature inside the checksummed content ties it to the game file, the seed and the run

@@ -290,7 +290,7 @@ def test_a_checkpoint_of_an_earlier_format_is_refused(classic, tmp_path):
 def test_work_is_bounded_and_made_lazily(classic, monkeypatch):
     import workbench.simulate as sim
     from workbench.simulate import engine
-    from workbench.simulate.engine import Plan
+    from workbench.simulate.lanes import Plan
 
     with pytest.raises(SimulationError, match="10\\^13"):
         simulate(classic, engine.MAX_SPINS + 1, 1)
@@ -336,17 +336,18 @@ def _die(spec, job):
 
 
 def test_worker_processes_that_keep_dying_end_the_run_with_a_clear_error(classic):
-    from workbench.simulate import engine
-    from workbench.simulate.engine import JobRunner, Plan, RunSpec
+    from workbench.simulate.engine import RunSpec
+    from workbench.simulate.lanes import Plan
+    from workbench.simulate.runner import MAX_FAILURES, JobRunner
 
     spec = RunSpec(classic.text, str(classic.path), None, 1, 0)
     plan = Plan(SIMULATE_BLOCK, SIMULATE_BLOCK, 3, 2)
     plan.lane(-1, 4 * SIMULATE_BLOCK)
     with JobRunner(spec, workers=2) as runner:
         runner.execute = _die
-        with pytest.raises(SimulationError, match=f"died {engine.MAX_FAILURES} times"):
+        with pytest.raises(SimulationError, match=f"died {MAX_FAILURES} times"):
             runner.run(plan)
-    assert runner.failures == engine.MAX_FAILURES
+    assert runner.failures == MAX_FAILURES
 
 
 def test_a_damaged_checkpoint_is_refused_not_trusted(classic, tmp_path, monkeypatch):

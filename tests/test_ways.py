@@ -431,7 +431,7 @@ def test_simulation_agrees_with_exact_mean(tmp_path):
     assert result.model.components == ("ways", "scatter:SCAT") and result.spins == spins
     assert result.model.run_chunk is ways_round.run_chunk  # the classic template plays it with the ways round
     raw = result.raw
-    sim_mean = raw.totals[1] / spins
+    sim_mean = raw.won / spins
     sd = np.sqrt(exact.moments.second - exact.moments.mean ** 2)
     assert abs(sim_mean - exact.moments.mean) < 4 * sd / np.sqrt(spins)
     # the ways component alone against the exact ways mean (its own spread from the simulation)
@@ -441,8 +441,8 @@ def test_simulation_agrees_with_exact_mean(tmp_path):
     se = np.sqrt(max(raw.comp_sq[k] / spins - m * m, 0.0) / spins)
     assert abs(m - ways_mean) < 4 * se
     hit = exact.moments.hit
-    assert abs(raw.totals[3] / spins - hit) < 4 * np.sqrt(hit * (1 - hit) / spins) + 1e-12
-    assert raw.maxwin[0] <= exact.moments.max_units
+    assert abs(raw.hits / spins - hit) < 4 * np.sqrt(hit * (1 - hit) / spins) + 1e-12
+    assert raw.max_win_units <= exact.moments.max_units
 
 
 def test_hit_walk_in_integers_agrees(tmp_path):

@@ -113,7 +113,7 @@ def exact_fits(game: Game) -> bool:
     stops = [len(strip) for strip_set in played_sets(game, "base") for strip in strip_set.reels]
     if not stops or sum(stops) > MAX_EXACT_STOPS:
         return False
-    return game.pays.rule != "cluster" or max(stops) <= MAX_EXACT_CLUSTER_STOPS
+    return game.rule.counts != "cluster" or max(stops) <= MAX_EXACT_CLUSTER_STOPS
 
 
 # ---------------------------------------------------------------------------

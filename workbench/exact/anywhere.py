@@ -591,8 +591,8 @@ def analyse_scatter_pays(game: Game, strip_set: StripSet, scale: PayScale | None
     fit), ``False`` skips it.  Raises :class:`~workbench.errors.ExactBudgetError`
     when a part is over its budget.
     """
-    if game.pays.rule != "scatter_pays":
-        raise ValueError(f"{game.name}: analyse_scatter_pays needs [pays] rule = \"scatter_pays\", not {game.pays.rule!r}")
+    if game.rule.counts != "cells":  # a rule that pays counts of a symbol anywhere (model.rules)
+        raise ValueError(f"{game.name}: analyse_scatter_pays needs a rule that pays counts anywhere, not {game.pays.rule!r}")
     scale = scale or pay_scale(game)
     where = f"{game.name}: strip set {strip_set.name!r}"
     windows = strip_set_windows(game, strip_set)

@@ -237,8 +237,8 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
     ``budget`` and :data:`CLUSTER_COMBINATIONS_MAX`.  ``full_cycle``: ``"auto"`` and ``True`` also
     return the histogram (``True`` raises when it cannot be built), ``False`` leaves it out.
     """
-    if game.pays.rule != "cluster":
-        raise ValueError(f"{game.name}: analyse_cluster needs [pays] rule = \"cluster\", not {game.pays.rule!r}")
+    if game.rule.counts != "cluster":  # a rule that pays clusters (model.rules)
+        raise ValueError(f"{game.name}: analyse_cluster needs a rule that pays clusters, not {game.pays.rule!r}")
     scale = scale or pay_scale(game)
     where = f"{game.name}: strip set {strip_set.name!r}"
     rows = game.rows[0]

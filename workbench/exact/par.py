@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
@@ -11,527 +10,28 @@ import numpy as np
 
 from ..errors import ExactBudgetError, WorkbenchError
 from ..figures import figures_of
-from ..registry import exact_part
-from ..model import Game, StripSet
+from ..model import Game, StripSet, rules
 from ..stats import WinDistribution, WinStatistics
-from ..pays.lines import LineAutomaton, combination_counts, line_automaton, line_state_counts
+from ..pays.lines import LineAutomaton, line_automaton
 from ..pays.scale import PayScale, pay_scale
 from ..pays.scatter import scatter_pay_tables
-from .enumerate import (
-    DEFAULT_BUDGET,
-    MAX_SEARCH_NODES,
-    WORK_PER_COMBINATION,
-    check_pay_units,
-    cycle_histogram,
-    full_cycle_refusal,
-    max_future_gain,
-    window_combinations,
+from .analysis import (
+    AWARD_DISTRIBUTION_NOTE,
+    RuleCombinations,
+    StripSetAnalysis,
+    _combination_triggers,
+    _mix_counts,
+    _with_awards,
+    analyse_strip_set,
+    check_strip_set_budget,
 )
-from .moments import MomentPlan, SpinMoments, check_moment_budget, spin_moments, symbol_classes
+from .enumerate import DEFAULT_BUDGET, MAX_SEARCH_NODES, WORK_PER_COMBINATION, full_cycle_refusal, window_combinations
+from .parts import SCATTER_COLUMNS, BonusAwards, LinePays, ScatterPays, Triggers, pd
 from .scatters import ScatterCounts, scatter_counts
-from .windows import ReelWindows, row_symbol_weights, strip_set_windows
-
-
-class _Pandas:
-    """pandas, imported when a PAR table is first built: pricing a game (the editors, the simulator's start-up)
-    needs none of it."""
-
-    def __getattr__(self, name: str):
-        import pandas
-
-        return getattr(pandas, name)
-
-
-pd = _Pandas()
+from .windows import strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
-# Exact line hit counts: one (states x states) step per reel and distinct line
-# reading; object (Python int) steps, when the cycle leaves 64 bits, count this much more.
-LINE_COUNT_WORK_MAX = 2_000_000_000
-OBJECT_STEP_COST = 50
-SCATTER_COUNT_WORK_MAX = 50_000_000  # products of count distributions convolved in plain Python, all groups
 MODE_WORK_MAX = 100_000_000_000  # estimated steps of the exact analysis of all strip sets of a mode together
-
-
-@dataclass(frozen=True)
-class StripSetAnalysis:
-    """Exact results for one strip set (all integer counts over its own cycle)."""
-
-    strip_set: StripSet
-    cycle: int
-    line_hits: np.ndarray  # (lines, combinations) ints: hits of each combination on each line
-    line_moments: np.ndarray  # (lines, 3): sum of hits, pay units, pay units^2 (Python ints)
-    scatters: dict  # group name -> ScatterCounts
-    moments: SpinMoments
-    histogram: np.ndarray | None  # full-cycle spin win histogram (pay units), if computed
-    cycle_note: str | None = None  # why the full cycle was not enumerated (None when it was, or was not asked for)
-    combo_units: np.ndarray | None = None  # (1, combinations) pay units each combination paid (ways, scatter_pays)
-    trigger_counts: dict | None = None  # combination trigger name -> TriggerCounts
-    base_moments: SpinMoments | None = None  # the screen's pays alone, when ``moments`` also holds bonus awards
-
-
-@dataclass(frozen=True)
-class RuleCombinations:
-    """The paying combinations of a ways or scatter_pays game (the line automaton's place in a sheet)."""
-
-    combinations: tuple
-
-
-def _line_keys(game: Game, strip_set: StripSet) -> list[tuple]:
-    """Distinct line readings: rows of weighted reels matter, unweighted reels read any row alike."""
-    weighted = [strip.weights is not None for strip in strip_set.reels]
-    return list(dict.fromkeys(tuple(r if weighted[i] else 0 for i, r in enumerate(rows)) for rows in game.paylines))
-
-
-def check_strip_set_budget(game: Game, strip_set: StripSet, windows: list[ReelWindows], automaton: LineAutomaton,
-                           scale: PayScale) -> MomentPlan:
-    """Sizes of the exact analysis of ``strip_set``, before any of the work.
-
-    Raises :class:`~workbench.errors.ExactBudgetError` naming what is too large
-    (line hit counts, scatter counts, whole-spin moments, 64-bit pay sums), its
-    size and the limit; returns the plan of the whole-spin moments.
-    """
-    from .variants import ExpandedStripSet, expanded_strip_set, has_table_wilds
-
-    if has_table_wilds(game) and not isinstance(strip_set, ExpandedStripSet):
-        # multipliers drawn per landing: the variant game on the expanded windows (exact.variants)
-        strip_set = expanded_strip_set(game, strip_set)
-        game, windows, automaton = strip_set.variant, list(strip_set.windows), line_automaton(strip_set.variant)
-    where = f"{game.name}: strip set {strip_set.name!r}"
-    check_pay_units(game, automaton, scale)
-    K = automaton.n_states
-    keys = len(_line_keys(game, strip_set))
-    cost = OBJECT_STEP_COST if strip_set.cycle >= 2**62 else 1
-    work = keys * game.reels * K * K * cost
-    if work > LINE_COUNT_WORK_MAX:
-        big = " with Python integers (the cycle leaves 64 bits)" if cost > 1 else ""
-        raise ExactBudgetError(
-            f"{where}: exact line hit counts: {keys:,} distinct line readings x {game.reels} reels x {K:,}^2 automaton "
-            f"states{big} = {work:,} steps, over the budget of {LINE_COUNT_WORK_MAX:,}"
-        )
-    scatter_work = 0
-    for g, _ in enumerate(game.scatters):
-        size = 1
-        for w in windows:
-            reel = int(w.counts[:, g].max()) + 1 if len(w.counts) else 1
-            scatter_work += size * reel + len(w.weights)
-            size += reel - 1
-    if scatter_work > SCATTER_COUNT_WORK_MAX:
-        raise ExactBudgetError(
-            f"{where}: exact scatter counts of {len(game.scatters):,} groups: {scatter_work:,} steps, over the budget of "
-            f"{SCATTER_COUNT_WORK_MAX:,}"
-        )
-    classes, _ = automaton_tables(automaton)
-    plan = check_moment_budget(game, strip_set, windows, automaton, classes, scatter_pay_tables(game, scale))
-    return MomentPlan(plan.pairs, plan.pair_chunks, plan.work + work)
-
-
-def analyse_strip_set(
-    game: Game,
-    strip_set: StripSet,
-    automaton: LineAutomaton,
-    scale: PayScale,
-    full_cycle: bool | str = "auto",
-    budget: int = DEFAULT_BUDGET,
-    windows: list[ReelWindows] | None = None,
-    plan: MomentPlan | None = None,
-    max_nodes: int = MAX_SEARCH_NODES,
-    cycle_refusal: str | None = None,
-) -> StripSetAnalysis:
-    """Exact analysis of one strip set (see :func:`par` for ``full_cycle`` and ``budget``).
-
-    Raises :class:`~workbench.errors.ExactBudgetError` when a part is over its
-    budget (see :func:`check_strip_set_budget`), or the full cycle was required
-    (``full_cycle=True``) and does not fit; with ``"auto"`` a full cycle that
-    does not fit (or that ``cycle_refusal`` refuses: the reason) is skipped and
-    the reason kept in ``cycle_note``.  A game with table wilds is analysed as its
-    variant game on the expanded strip set (:mod:`.variants`; ``strip_set`` may be
-    that :class:`~workbench.exact.variants.ExpandedStripSet` already, with
-    ``game`` its variant game and ``automaton`` that game's).
-    """
-    from .variants import ExpandedStripSet, expanded_strip_set, has_table_wilds
-
-    if has_table_wilds(game) and not isinstance(strip_set, ExpandedStripSet):
-        # multipliers drawn per landing (exact.variants): the variant game's automaton on the expanded
-        # windows, row weights and cycle of the strip set
-        strip_set = expanded_strip_set(game, strip_set)
-        game, windows, plan, automaton = strip_set.variant, None, None, line_automaton(strip_set.variant)
-    expanded = isinstance(strip_set, ExpandedStripSet)
-    if expanded and any(t.award for t in game.triggers.values()):
-        raise WorkbenchError(f"{game.name}: a bonus award beside a wild whose multiplier is drawn from a table is not "
-                             "priced exactly yet (simulate the game instead)")
-    windows = windows or (list(strip_set.windows) if expanded else strip_set_windows(game, strip_set))
-    if plan is None:
-        plan = check_strip_set_budget(game, strip_set, windows, automaton, scale)
-    wanted = full_cycle is True or full_cycle == "auto"
-    refusal = (cycle_refusal or full_cycle_refusal(game, strip_set, windows, automaton, scale, budget)) if wanted else None
-    if full_cycle is True and refusal is not None:
-        raise ExactBudgetError(f"{game.name}: {refusal}")
-    weighted = [strip.weights is not None for strip in strip_set.reels]
-    cache: dict[tuple, tuple] = {}
-    row_weights: dict[tuple, np.ndarray] = {}
-    n_combos = len(automaton.combinations)
-    line_hits = np.zeros((len(game.paylines), n_combos), dtype=object)
-    line_moments = np.zeros((len(game.paylines), 3), dtype=object)
-    for l, rows in enumerate(game.paylines):
-        key = tuple(r if weighted[i] else 0 for i, r in enumerate(rows))
-        if key not in cache:
-            per_reel = []
-            for i, r in enumerate(key):
-                if (i, r) not in row_weights:
-                    row_weights[(i, r)] = (strip_set.row_weights(i, r) if expanded
-                                           else row_symbol_weights(game, strip_set.reels[i], r))
-                per_reel.append(row_weights[(i, r)])
-            states = line_state_counts(automaton, per_reel)
-            # lines that see the same rows' weights (every line, on unweighted strips) share their counts
-            cache[key] = (combination_counts(automaton, states), _state_moments(states, automaton.pay_units))
-        line_hits[l], line_moments[l] = cache[key]
-    scatters = {name: scatter_counts(game, windows, name) for name in game.scatters}
-    classes, future = automaton_tables(automaton)
-    moments = spin_moments(game, strip_set, windows, automaton, scale, line_moments, classes, future, plan, max_nodes)
-    histogram = None
-    counts = _combination_triggers(game, strip_set, windows, automaton, scale)
-    base_moments = None
-    if wanted and refusal is None:
-        histogram = cycle_histogram(game, strip_set, windows, automaton, scale, budget)
-    if any(t.award for t in game.triggers.values()):
-        # the histogram (if any) is of the screen's pays alone; the sheet does not present it as the spin's
-        base_moments = moments
-        moments = _with_awards(game, strip_set, scale, moments, counts)
-    return StripSetAnalysis(strip_set, strip_set.cycle, line_hits, line_moments, scatters, moments, histogram, refusal,
-                            trigger_counts=counts, base_moments=base_moments)
-
-
-def _state_moments(states: np.ndarray, pay: np.ndarray) -> list[int]:
-    """[hits, sum of pays, sum of squared pays] over final state counts, as exact ints."""
-    nz = np.flatnonzero(states)
-    counts = states[nz].astype(object)
-    pays = pay[nz].astype(object)
-    return [int(counts[pays > 0].sum()), int((counts * pays).sum()), int((counts * pays * pays).sum())]
-
-
-AWARD_DISTRIBUTION_NOTE = ("a bonus pays a random award: the spin-win distribution is not enumerated (the RTP, std and "
-                           "hit frequency include the award exactly)")
-
-
-def _combination_triggers(game: Game, strip_set: StripSet, windows: list, automaton, scale: PayScale) -> dict:
-    """TriggerCounts of every combination trigger and of the scatter trigger paying a bonus award (if any).
-
-    ``automaton``: the line automaton (lines games) or None; ``windows``: per reel
-    ReelWindows (ways games: ``RuleAnalysis.windows``, the union over heights)."""
-    from .triggers import combination_trigger_counts, scatter_trigger_counts
-
-    out = {}
-    for name, t in game.triggers.items():
-        if t.combination is not None:
-            out[name] = combination_trigger_counts(game, strip_set, windows, t, automaton, scale,
-                                                   with_cross=t.award is not None)
-        elif t.award is not None:
-            out[name] = scatter_trigger_counts(game, strip_set, windows, t, scale, with_cross=True)
-    return out
-
-
-def _with_awards(game: Game, strip_set: StripSet, scale: PayScale, moments: SpinMoments, counts: dict) -> SpinMoments:
-    """The whole-spin moments with the (one) bonus award trigger's awards added exactly (see exact.triggers)."""
-    from .triggers import award_moments
-
-    (name, trig), = [(n, t) for n, t in game.triggers.items() if t.award]
-    c = counts[name]
-    mu, var, zero, largest = award_moments(game, trig, scale)
-    cycle = c.cycle
-    mean = moments.mean + float(mu * c.starts / cycle)
-    second = moments.second + float((2 * mu * c.pay_cross + var * c.starts + mu * mu * c.starts_sq) / cycle)
-    # P(win > 0) = P(B > 0 or a bonus pays): the screen's pays with the trigger combination made to pay gives
-    # P(B > 0 or n >= 1); with awards of 0 possible (one bonus per spin) the bonus pays with P(award > 0)
-    either = _hit_with_trigger_paying(game, strip_set, trig, moments.hit)
-    hit = moments.hit + (either - moments.hit) * float(1 - zero)
-    lines = len(game.paylines) if trig.per_line else 1
-    upper = (moments.max_units if moments.max_exact else moments.max_upper) + lines * largest
-    return SpinMoments(mean, second, hit, max(moments.max_units, largest), max_exact=False, max_upper=upper,
-                       max_nodes=moments.max_nodes)
-
-
-def _hit_with_trigger_paying(game: Game, strip_set: StripSet, trig, hit: float) -> float:
-    """P(the screen pays, or ``trig`` fires): the hit frequency of the game whose trigger combination pays.
-
-    ``hit`` is P(the screen pays): the answer when the combination pays on its line already.
-    """
-    from ..model import pay_for_count
-    from .triggers import hit_with_trigger, trigger_paying_game
-
-    if game.pays.rule != "lines":
-        return hit_with_trigger(game, strip_set, trig)
-    if trig.combination is not None and pay_for_count(dict(game.paytable.get(trig.combination, {})), trig.min_count) > 0:
-        return hit
-    return _moments_only(trigger_paying_game(game, trig), strip_set).hit
-
-
-def _moments_only(game: Game, strip_set: StripSet) -> SpinMoments:
-    scale = pay_scale(game)
-    automaton = line_automaton(game)
-    return analyse_strip_set(game, strip_set, automaton, scale, full_cycle=False).moments
-
-
-def _mix_counts(parts: list[tuple[int, int, object]]) -> tuple[int, list]:
-    """Combine integer counts of several strip sets chosen by weight.
-
-    ``parts``: (choice weight, cycle, counts).  Returns (combined cycle, combined
-    counts) with each strip set scaled to a common cycle (lcm), so counts stay
-    exact integers.
-    """
-    common = 1
-    for _, cycle, _ in parts:
-        common = math.lcm(common, cycle)
-    total_weight = sum(w for w, _, _ in parts)
-    mixed = None
-    for w, cycle, counts in parts:
-        factor = w * (common // cycle)
-        scaled = counts * factor if isinstance(counts, np.ndarray) else [c * factor for c in counts]
-        if mixed is None:
-            mixed = scaled
-        elif isinstance(scaled, np.ndarray):
-            mixed = mixed + scaled
-        else:
-            size = max(len(mixed), len(scaled))
-            mixed = [(mixed[i] if i < len(mixed) else 0) + (scaled[i] if i < len(scaled) else 0) for i in range(size)]
-    return total_weight * common, mixed
-
-
-class LinePays:
-    """The line pays of a PAR sheet: exact RTP and the line tables.
-
-    ``combinations``: every paying combination with its hits over the cycle
-    (all lines), probability per line and RTP share; ``per_line``: RTP, hit
-    frequency, std and VI of each payline (x line bet).
-    """
-
-    kind = "lines"
-
-    def __init__(self, sheet: "ParSheet"):
-        self.sheet = sheet
-        self.name = sheet.game.pays.rule  # lines, ways or scatter_pays
-
-    @cached_property
-    def rtp_exact(self) -> Fraction:
-        """Exact RTP of the line (ways, scatter_pays) pays (x total bet)."""
-        return Fraction(int(sum(self.sheet.line_moment_sums[:, 1])), self.sheet.cycle * self.sheet.scale.cost_units)
-
-    @property
-    def tables(self) -> dict:
-        if self.name != "lines":
-            return {"combinations": self.combinations}
-        return {"combinations": self.combinations, "per_line": self.per_line}
-
-    @cached_property
-    def combinations(self) -> pd.DataFrame:
-        """Line combinations: hits over the cycle (all lines), probability per line, RTP share."""
-        game = self.sheet.game
-        n_lines = max(len(game.paylines), 1)  # ways and scatter_pays: probability per spin
-        rows = []
-        totals = self.sheet.line_hits.sum(axis=0) if len(self.sheet.automaton.combinations) else []
-        units = self.sheet.combo_units.sum(axis=0) if self.sheet.combo_units is not None else None
-        rtp = self.sheet.rtp
-        multiplied = any(c.multiplier > 1 for c in self.sheet.automaton.combinations)
-        for c, combo in enumerate(self.sheet.automaton.combinations):
-            hits = int(totals[c])
-            if units is not None:
-                paid = int(units[c])
-            else:
-                paid = hits * self.sheet.scale.units(game.bet.credits(combo.paid,
-                                                                      game.bet.line_pay_unit))
-            contribution = Fraction(paid, self.sheet.cycle * self.sheet.scale.cost_units)
-            probability = hits / (self.sheet.cycle * n_lines)
-            extra = {}
-            if multiplied:
-                extra["multiplier"] = combo.multiplier
-            if units is not None and game.pays.rule in ("ways", "cluster"):
-                per_way = self.sheet.scale.units(game.bet.credits(combo.pay, game.bet.line_pay_unit))
-                key = "ways_per_hit" if game.pays.rule == "ways" else "clusters_per_hit"
-                extra[key] = paid / (hits * per_way) if hits and per_way else 0.0
-            rows.append({
-                "combination": combo.label,
-                "symbol": combo.symbol,
-                "count": combo.count,
-                "pay": float(combo.paid),
-                **extra,
-                "hits": hits,
-                "probability": probability,
-                "one_in": 1 / probability if probability else math.inf,
-                "rtp": float(contribution),
-                "rtp_share": float(contribution) / rtp if rtp else 0.0,
-            })
-        cols = ["combination", "symbol", "count", "pay", *(["multiplier"] if multiplied else []),
-                *(["ways_per_hit"] if units is not None and game.pays.rule == "ways" else []),
-                *(["clusters_per_hit"] if units is not None and game.pays.rule == "cluster" else []),
-                "hits", "probability", "one_in", "rtp", "rtp_share"]
-        return pd.DataFrame(rows, columns=cols)
-
-    @cached_property
-    def per_line(self) -> pd.DataFrame:
-        """Per payline: RTP of one line bet, its share of the total RTP, hit frequency, std, VI, max (x line bet)."""
-        game = self.sheet.game
-        line_bet_units = self.sheet.scale.units(game.bet.line_bet)
-        rows = []
-        max_line = int(self.sheet.automaton.pay_units.max()) if self.sheet.automaton.n_states else 0
-        for l, line_rows in enumerate(game.paylines):
-            hits, s1, s2 = (int(x) for x in self.sheet.line_moment_sums[l])
-            mean = s1 / self.sheet.cycle
-            var = max(s2 / self.sheet.cycle - mean**2, 0.0)
-            std = math.sqrt(var) / line_bet_units
-            stats = WinStatistics(mean / line_bet_units, std, hits / self.sheet.cycle, max_line / line_bet_units)
-            rows.append({
-                "line": l + 1,
-                "rows": "-".join(map(str, line_rows)),
-                "rtp": stats.rtp,
-                "rtp_contribution": s1 / (self.sheet.cycle * self.sheet.scale.cost_units),
-                "hit_frequency": stats.hit_frequency,
-                "std": stats.std,
-                "volatility_index_90": stats.volatility_index(0.90),
-                "volatility_index_95": stats.volatility_index(0.95),
-                "max_win": stats.max_win,
-            })
-        return pd.DataFrame(rows).set_index("line")
-
-
-SCATTER_COLUMNS = ["scatter", "count", "pay", "unit", "hits", "probability", "one_in", "rtp", "rtp_share"]
-
-
-class ScatterPays:
-    """One scatter group of a PAR sheet: its exact count distribution, RTP and table."""
-
-    kind = "scatter"
-
-    def __init__(self, sheet: "ParSheet", name: str):
-        self.sheet = sheet
-        self.name = name
-        self.group = sheet.game.scatters[name]
-
-    @property
-    def pays(self) -> bool:
-        """Whether the group pays anything itself (groups that only trigger do not)."""
-        return any(p > 0 for p in self.group.pays.values())
-
-    @cached_property
-    def rtp_exact(self) -> Fraction:
-        """Exact RTP of the group's pays (x total bet)."""
-        sheet, group = self.sheet, self.group
-        units = sum(h * sheet.scale.units(sheet.game.bet.credits(group.pay(c), group.unit)) for c, h in enumerate(sheet.scatter_hits[self.name]))
-        return Fraction(units, sheet.cycle * sheet.scale.cost_units)
-
-    @property
-    def tables(self) -> dict:
-        return {"scatter_pays": self.table}
-
-    @cached_property
-    def table(self) -> pd.DataFrame:
-        return pd.DataFrame(self.rows(), columns=SCATTER_COLUMNS)
-
-    def rows(self) -> list:
-        """One row per count: hits, probability, 1 in N, pay (x the group's unit), RTP."""
-        rows = []
-        name, group, sheet = self.name, self.group, self.sheet
-        hits = sheet.scatter_hits[name]
-        for count, h in enumerate(hits):
-            if count == 0:
-                continue
-            pay = group.pay(count)
-            units = sheet.scale.units(sheet.game.bet.credits(pay, group.unit))
-            contribution = h * units / (sheet.cycle * sheet.scale.cost_units)
-            p = h / sheet.cycle
-            rows.append({
-                "scatter": name,
-                "count": count,
-                "pay": float(pay),
-                "unit": group.unit,
-                "hits": int(h),
-                "probability": p,
-                "one_in": 1 / p if p else math.inf,
-                "rtp": contribution,
-                "rtp_share": contribution / sheet.rtp if sheet.rtp else 0.0,
-            })
-        return rows
-
-
-class Triggers:
-    """The feature triggers of a PAR sheet: exact hits, probability per spin, 1 in N."""
-
-    kind = "triggers"
-
-    def __init__(self, sheet: "ParSheet"):
-        self.sheet = sheet
-        self.name = "triggers"
-
-    rtp_exact = None  # triggers pay nothing themselves
-
-    @property
-    def tables(self) -> dict:
-        return {"triggers": self.table}
-
-    @cached_property
-    def table(self) -> pd.DataFrame:
-        """Feature triggers: exact hits, probability per spin, 1 in N."""
-        rows = []
-        sheet = self.sheet
-        combos = any(t.combination is not None for t in sheet.game.triggers.values())
-        for name, trig in sheet.game.triggers.items():
-            hits = sheet.trigger_hits(name)
-            p = hits / sheet.cycle
-            row = {"trigger": name, "scatter": trig.source, "min_count": trig.min_count, "hits": hits,
-                   "probability": p, "one_in": 1 / p if p else math.inf}
-            if combos:  # combination triggers: the per-line figure and bonuses started per spin beside the per-spin one
-                line_p = sheet.trigger_line_probability(name) if trig.combination is not None else math.nan
-                starts = sheet.trigger_counts[name]["starts"] if trig.combination is not None else hits
-                row.update({"line_probability": line_p, "line_one_in": 1 / line_p if line_p else math.inf,
-                            "bonuses_per_spin": starts / sheet.cycle})
-            rows.append(row)
-        cols = ["trigger", "scatter", "min_count", "hits", "probability", "one_in"]
-        if combos:
-            cols += ["line_probability", "line_one_in", "bonuses_per_spin"]
-        return pd.DataFrame(rows, columns=cols)
-
-
-class BonusAwards:
-    """A trigger's bonus paying a weighted award table: exact RTP (bonuses started x mean award) and the table.
-
-    Awards are in the trigger's ``award_unit``; RTP in x total bet.
-    """
-
-    kind = "bonus"
-
-    def __init__(self, sheet: "ParSheet", name: str):
-        self.sheet = sheet
-        self.name = name
-        self.trigger = sheet.game.triggers[name]
-
-    @cached_property
-    def moments(self) -> tuple:
-        from .triggers import award_moments
-
-        return award_moments(self.sheet.game, self.trigger, self.sheet.scale)
-
-    @cached_property
-    def rtp_exact(self) -> Fraction:
-        mean = self.moments[0]
-        starts = self.sheet.trigger_counts[self.name]["starts"]
-        return mean * starts / (self.sheet.cycle * self.sheet.scale.cost_units)
-
-    @property
-    def tables(self) -> dict:
-        return {"bonus_awards": self.table}
-
-    @cached_property
-    def table(self) -> pd.DataFrame:
-        """One row per award: value (award unit), weight, probability, share of the bonus RTP."""
-        game, table = self.sheet.game, self.sheet.game.tables[self.trigger.award]
-        total = table.total_weight
-        mean = float(self.moments[0]) or 1.0
-        rows = []
-        for entry, w in zip(table.entries, table.weights):
-            value = Fraction(str(entry["value"]))
-            units = self.sheet.scale.units(game.bet.credits(value, self.trigger.award_unit))
-            rows.append({"trigger": self.name, "award": float(value), "unit": self.trigger.award_unit, "weight": w,
-                         "probability": w / total, "bonus_rtp_share": w * units / total / mean})
-        return pd.DataFrame(rows, columns=["trigger", "award", "unit", "weight", "probability", "bonus_rtp_share"])
 
 
 class ParSheet:
@@ -559,7 +59,7 @@ class ParSheet:
         self.game = game
         self.mode = mode
         #: what the sheet covers, as reports name it: "base game", or a tumble game's "first drop" (before the cascades)
-        self.covers = exact_part(game.game_module)
+        self.covers = game.exact_part  # the round template's fact, read when the file was validated
         self.analyses = analyses
         self.automaton = automaton
         self.scale = scale
@@ -726,7 +226,7 @@ class ParSheet:
         game, scale = self.game, self.scale
         totals = self.line_hits.sum(axis=0) if self.line_hits.size else []
         units = self.combo_units.sum(axis=0) if self.combo_units is not None else None
-        cluster = game.pays.rule == "cluster"
+        cluster = game.rule.awards_each  # every win an award of its band's pay (not a mean per hit)
         for c, combo in enumerate(self.automaton.combinations):
             hits = int(totals[c])
             if not hits:
@@ -862,7 +362,7 @@ class ParSheet:
             scat_unit = np.array([float(bet.in_total_bets(Fraction(1), u)) for u in scat["unit"]])
             award = combos["pay"].to_numpy() * line_unit
             per_spin = combos["hits"].to_numpy(dtype=float) / self.cycle
-            if self.combo_units is not None and self.game.pays.rule == "cluster":
+            if self.combo_units is not None and self.game.rule.awards_each:
                 # every cluster is an award of its band's pay: clusters per spin, not screens
                 per_spin = self.combo_units.sum(axis=0).astype(float) / np.maximum(award * self.scale.cost_units, 1e-300) / self.cycle
             elif self.combo_units is not None:  # ways: the pay of a hit depends on its ways; use the mean per hit
@@ -959,9 +459,6 @@ class ParSheet:
                 f"hit_frequency={self.hit_frequency:.4f}, std={self.std:.3f})")
 
 
-_TABLES: dict = {}
-
-
 def _json_value(value):
     """A figure's value as JSON holds it: an exact fraction as "n/d", infinity as None."""
     if isinstance(value, Fraction):
@@ -971,22 +468,14 @@ def _json_value(value):
     return value
 
 
-def automaton_tables(automaton: LineAutomaton):
-    """Symbol classes and best future gain of each state (cached with the automaton)."""
-    key = id(automaton)
-    if key not in _TABLES or _TABLES[key][0] is not automaton:
-        if len(_TABLES) > 32:
-            _TABLES.clear()
-        _TABLES[key] = (automaton, symbol_classes(automaton), max_future_gain(automaton))
-    return _TABLES[key][1:]
-
-
 _SET_CACHE: dict = {}
+
+
 SET_CACHE_SIZE = 64  # strip-set analyses kept (an editor or tuner session touches a few sets over and over)
 
 
-_LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.windows", "workbench.exact.enumerate",
-                  "workbench.exact.triggers", "workbench.pays.lines")
+_LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.analysis", "workbench.exact.windows",
+                  "workbench.exact.enumerate", "workbench.exact.triggers", "workbench.pays.lines")
 
 
 def _limits() -> tuple:
@@ -1113,12 +602,7 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
 def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: bool | str,
                    budget: int) -> tuple[StripSetAnalysis, tuple]:
     """Exact analysis of one strip set of a ways, scatter_pays or cluster game, in the sheet's form, and its combinations."""
-    if game.pays.rule == "ways":
-        from .ways import analyse_ways as analyse
-    elif game.pays.rule == "cluster":
-        from .cluster import analyse_cluster as analyse
-    else:
-        from .anywhere import analyse_scatter_pays as analyse
+    analyse = rules.part(game.rule, "analysis")  # the rule's exact analysis (model.rules)
     r = analyse(game, strip_set, scale, full_cycle=full_cycle, budget=budget)
     if full_cycle is True and r.histogram is None:
         raise ExactBudgetError(f"{game.name}: {r.cycle_note}")

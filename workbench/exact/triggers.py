@@ -75,7 +75,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ExactBudgetError
-from ..model import Game, StripSet, Trigger
+from ..model import Game, StripSet, Trigger, rules
 from ..pays.lines import LineAutomaton
 from ..pays.scale import PayScale
 from ..pays.scatter import ADJACENT, ANYWHERE, scatter_pay_tables
@@ -192,7 +192,7 @@ def combination_trigger_counts(game: Game, strip_set: StripSet, windows: list[Re
     rest = 1
     for w in windows[k:]:
         rest *= int(w.total_weight)
-    if game.pays.rule != "lines":
+    if not game.rule.paylines:  # ways: the symbol anywhere on each of the first reels
         hits = 1
         for w in windows[:k]:
             shows = (match[w.symbols] & (w.symbols >= 0)).any(axis=1)  # rows a short reel does not show are -1
@@ -366,7 +366,7 @@ def _weighted_total(mass: np.ndarray, pay: np.ndarray, ok: np.ndarray) -> int:
     return sum(int(pay[a]) * sum(int(x) for x in sub[a]) for a in nz.tolist())
 
 
-def _lines_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale, big: bool) -> int:
+def lines_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale, big: bool) -> int:
     """sum of weight x n x (line pays): per payline a DP over (automaton state, trigger code)."""
     from ..pays.lines import line_automaton
 
@@ -395,7 +395,7 @@ def _groups_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale:
     return total
 
 
-def _anywhere_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale, big: bool) -> int:
+def anywhere_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale, big: bool) -> int:
     """sum of weight x n x (symbol pays) of a scatter_pays game: per paying symbol a DP over
     (its count capped at its top listed count, trigger code)."""
     from ..pays.anywhere import paying_ids, paying_symbols, screen_cells, symbol_pay_units, window_symbol_counts
@@ -415,7 +415,7 @@ def _anywhere_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scal
     return total
 
 
-def _ways_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale) -> int:
+def ways_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale, big: bool = False) -> int:
     """sum of weight x n x (ways pay): the product-form terms through a DP over the trigger code.
 
     Per reel ``i`` and trigger value ``x``: ``F_i[f, x]`` = sum over the windows adding ``x`` of
@@ -461,15 +461,9 @@ def _ways_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: P
 
 def _rule_cross(game: Game, windows: list[ReelWindows], trig: _Counter, scale: PayScale, big: bool) -> int:
     """sum over the cycle of weight x n x B (B: the screen's rule pays and scatter-group pays, pay units)."""
-    rule = game.pays.rule
-    if rule == "lines":
-        total = _lines_cross(game, windows, trig, scale, big)
-    elif rule == "ways":
-        total = _ways_cross(game, windows, trig, scale)
-    elif rule == "cluster":  # validation refuses bonus awards in cluster games
-        raise ValueError(f"{game.name}: bonus awards are not priced in cluster games")
-    else:
-        total = _anywhere_cross(game, windows, trig, scale, big)
+    if game.rule.award_cross is None:  # validation refuses bonus awards where a rule prices none
+        raise ValueError(f"{game.name}: bonus awards are not priced in {game.pays.rule} games")
+    total = rules.part(game.rule, "award_cross")(game, windows, trig, scale, big)  # the rule's own (model.rules)
     return total + _groups_cross(game, windows, trig, scale, big)
 
 
@@ -545,35 +539,37 @@ def trigger_paying_game(game: Game, trigger: Trigger) -> Game:
 
 
 def hit_with_trigger(game: Game, strip_set: StripSet, trigger: Trigger) -> float:
-    """P(the screen pays, or ``trigger`` fires) on ``strip_set`` of a ways or scatter_pays game: the
-    hit frequency of :func:`trigger_paying_game` (lines games: compute that game's hit frequency with
-    the lines engine)."""
-    from fractions import Fraction
-
+    """P(the screen pays, or ``trigger`` fires) on ``strip_set`` of a game of a rule with a ``trigger_hit`` part
+    (ways, scatter pays, cluster): the hit frequency of :func:`trigger_paying_game` (lines games: compute that
+    game's hit frequency with the lines engine)."""
     from ..pays.scale import pay_scale
 
+    if game.rule.trigger_hit is None:
+        raise ValueError(f"{game.pays.rule} games: the hit frequency of trigger_paying_game(game, trigger) comes from "
+                         "the lines engine")
     paying = trigger_paying_game(game, trigger)
-    scale = pay_scale(paying)
-    if game.pays.rule == "ways":
-        from ..pays.ways import ways_targets
-        from .ways import _hit_probability, _unpaid_weight, ways_outcomes
+    return rules.part(game.rule, "trigger_hit")(paying, strip_set, pay_scale(paying), f"{game.name}: trigger "
+                                                f"{trigger.name!r}, strip set {strip_set.name!r}: ")
 
-        targets = ways_targets(paying, scale)
-        tables = scatter_pay_tables(paying, scale)
-        reels = ways_outcomes(paying, strip_set, targets, tables)
-        where = f"{game.name}: trigger {trigger.name!r}, strip set {strip_set.name!r}: "
-        if targets.n_targets <= 62:
-            return float(_hit_probability(targets, tables, reels, where))
-        cycle = 1
-        for r in reels:
-            cycle *= r.total
-        return float(Fraction(cycle - _unpaid_weight(targets, tables, reels, where), cycle))
-    if game.pays.rule == "scatter_pays":
-        from .anywhere import analyse_scatter_pays
 
-        return float(analyse_scatter_pays(paying, strip_set, scale, full_cycle=False).moments.hit)
-    if game.pays.rule == "cluster":
-        from .cluster import analyse_cluster
+def ways_trigger_hit(paying: Game, strip_set: StripSet, scale: PayScale, where: str) -> float:
+    """The hit frequency of the ways game ``paying`` on ``strip_set`` (its product-form count of unpaid screens)."""
+    from fractions import Fraction
 
-        return float(analyse_cluster(paying, strip_set, scale, full_cycle=False).moments.hit)
-    raise ValueError("lines games: the hit frequency of trigger_paying_game(game, trigger) by the lines engine")
+    from ..pays.ways import ways_targets
+    from .ways import _hit_probability, _unpaid_weight, ways_outcomes
+
+    targets = ways_targets(paying, scale)
+    tables = scatter_pay_tables(paying, scale)
+    reels = ways_outcomes(paying, strip_set, targets, tables)
+    if targets.n_targets <= 62:
+        return float(_hit_probability(targets, tables, reels, where))
+    cycle = 1
+    for r in reels:
+        cycle *= r.total
+    return float(Fraction(cycle - _unpaid_weight(targets, tables, reels, where), cycle))
+
+
+def analysed_trigger_hit(paying: Game, strip_set: StripSet, scale: PayScale, where: str) -> float:
+    """The hit frequency of ``paying`` on ``strip_set`` by its rule's exact analysis (scatter pays, cluster)."""
+    return float(rules.part(paying.rule, "analysis")(paying, strip_set, scale, full_cycle=False).moments.hit)

@@ -31,7 +31,7 @@ The exact engines price this as a game with fixed multipliers only:
 
 Lines games go through :class:`ExpandedStripSet`, a strip set seen through the variant game
 (its name, mode, weight and strips, the expanded cycle, the expanded windows and row weights):
-:func:`workbench.exact.par.analyse_strip_set` runs the line automaton of the variant game on
+:func:`workbench.exact.analysis.analyse_strip_set` runs the line automaton of the variant game on
 it.  Ways games build their reel outcomes from the expanded windows
 (:func:`workbench.exact.ways.reel_outcomes`).  :func:`workbench.reference.enumerate_cycle`
 visits every stop combination and every assignment of multipliers to the visible table-wild

@@ -266,7 +266,7 @@ class _Linter:
             if sym.kind != "regular" or name in paid or name in used:
                 continue
             stops = self.strips.stop_counts().get(name, 0)
-            if game.pays.rule in ("lines", "ways"):
+            if game.rule.runs:  # counts of reels from reel 1
                 example = ", ".join(f"{k} = ..." for k in range(min(3, game.reels), game.reels + 1))
             else:  # by count anywhere or cluster size
                 example = "count = pay, ..."
@@ -300,24 +300,24 @@ class _Linter:
     def counts_never_land(self) -> None:
         game = self.game
         sets = played_sets(game)
-        rule = game.pays.rule
+        rule = game.rule  # what a count counts (model.rules): reels from one end, cells, or cells of a cluster
         for target, pays in game.paytable.items():
             listed = [c for c, p in pays.items() if p > 0]
             if not listed:
                 continue
             names = matching(game, target)
-            if rule in ("lines", "ways"):
+            if rule.runs:
                 best, blocked, end = 0, 0, "reel 1"
-                if rule == "ways" or game.pays.direction in ("left_to_right", "both_ways"):
+                if not rule.directions or game.pays.direction in ("left_to_right", "both_ways"):
                     best, blocked = self.strips.longest_run(sets, names)
-                if rule == "lines" and game.pays.direction in ("right_to_left", "both_ways"):
+                if rule.directions and game.pays.direction in ("right_to_left", "both_ways"):
                     back, stop = self.strips.longest_run(sets, names, from_last=True)
                     if back > best or game.pays.direction == "right_to_left":
                         best, blocked, end = back, stop, "the last reel"
                 why = (f"no strip set has {target} or a wild standing in for it on more than {best} reel(s) in a row "
                        f"from {end} (reel {blocked} has none)")
                 fix = f"put {target} on reel {blocked}'s strip"
-            elif rule == "scatter_pays":
+            elif rule.counts == "cells":
                 best = self.strips.screen_most(sets, names)
                 why = f"a screen can show at most {best} {target} (the most of each reel added up, in any strip set)"
                 fix = f"put more {target} on the strips"
@@ -412,7 +412,7 @@ class _Linter:
     def cost_matches_lines(self) -> None:
         game = self.game
         bet = game.bet
-        if game.pays.rule != "lines" or not bet.lines or self._has_cost_reason():
+        if not game.rule.paylines or not bet.lines or self._has_cost_reason():
             return
         stake = bet.lines * bet.line_bet
         if bet.cost == stake:

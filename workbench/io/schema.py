@@ -26,12 +26,12 @@ from fractions import Fraction
 from typing import Any
 
 from .. import registry
+from ..model import rules
 from ..errors import Problem, ReelsetError, format_key
 from ..model import (
     COUNTING_MODES,
     LINE_DIRECTIONS,
     MULTIPLIER_COMBINE,
-    PAY_RULES,
     PAY_UNITS,
     SYMBOL_KINDS,
     VISIBILITY_MODES,
@@ -73,7 +73,7 @@ MAX_PAY_DENOMINATOR = 10**6  # the pay unit is at least 1/1,000,000 credit
 MAX_UNITS = 2**31 - 1  # the largest single pay and the cost, in pay units (31-bit packed line steps)
 MAX_WEIGHT = 2**31 - 1  # stop, table-entry and strip-set weights, and each strip's, table's and mode's total
 MAX_TALL = MAX_STRIP_STOPS  # height of a tall symbol
-CLUSTER_MAX_CELLS = 64  # cells of a cluster game's screen (one uint64 bitboard)
+CLUSTER_MAX_CELLS = rules.CLUSTER_MAX_CELLS  # cells of a cluster game's screen (one uint64 bitboard)
 FEATURE_COST_RATIO = 2  # without bet.cost_reason, lines x line_bet <= cost <= FEATURE_COST_RATIO x lines x line_bet
 SIMULATOR_VIRTUAL_STOPS = 1 << 22  # simulate.kernel.VIRTUAL_STOPS_MAX: larger strip totals validate but do not simulate
 
@@ -312,9 +312,12 @@ class _Builder:
         if rows:
             self.positions = sum(rows)
         symbols = self.symbols(data.get("symbols"), reels)
-        self.rule_symbols(pays, symbols)
         groups = self.groups(data.get("groups", {}), symbols)
-        if pays.rule == "lines" and not self.rule_unknown:
+        rule = pays.definition
+        if groups and not rule.groups_pay:
+            self.problem(("groups",), f"a {pays.rule} game pays each symbol's own count: groups do not pay in it "
+                                      "(remove [groups])")
+        if rule.paylines and not self.rule_unknown:
             if "paylines" not in data:
                 self.problem((), "missing required section or key 'paylines' (a lines game needs its paylines)")
             paylines = self.paylines(data.get("paylines"), reels, rows)
@@ -325,8 +328,8 @@ class _Builder:
         bet = self.bet(data.get("bet"), paylines, pays)
         line_unit = bet.line_pay_unit if bet is not None else "line_bet"
         paytable = self.paytable(data.get("paytable"), symbols, reels, line_unit, groups, pays)
-        if pays.rule == "cluster":
-            self.cluster_rule(rows, symbols, groups, paytable)
+        if rule.check is not None:  # what else the rule refuses (model.rules)
+            rule.check(self.problem, rows, symbols, groups, paytable)
         scatters = self.scatters(data.get("scatters", {}), symbols, reels, rows)
         strip_sets = self.strip_sets(data.get("strip_sets"), symbols, reels, rows)
         tables = self.tables(data.get("tables", {}))
@@ -346,6 +349,9 @@ class _Builder:
             amounts = self.feature_amounts(module_name, features, tables) if len(self.problems) == before else []
             if amounts:  # the template's paid amounts share the pay unit: checked with the pays, reported at their keys
                 self.pay_units(bet, paytable, scatters, awards, amounts)
+        else:
+            amounts = []
+        template = registry.find_template(module_name) if module_name is not None else None
 
         if self.problems:
             raise self.fail()
@@ -369,6 +375,8 @@ class _Builder:
             groups=freeze(groups),
             heights=heights,
             bet_modes=freeze(bet_modes),
+            exact_part=template.exact_part if template is not None else "base game",
+            feature_money=tuple(value for _, value, _ in amounts),
             path=self.source.path,
             text=self.source.text,
         )
@@ -403,14 +411,13 @@ class _Builder:
         if self.table(("pays",), value) is None:
             return PayRule()
         self.check_keys(("pays",), value, ("rule", "direction", "combine", "multiply_wild_only"))
-        rule = self.string(("pays", "rule"), value.get("rule", "lines"), PAY_RULES)
+        rule = self.string(("pays", "rule"), value.get("rule", "lines"), rules.names())
         if rule is None:  # reported; do not also report what a lines game would need
             self.rule_unknown = True
             rule = "lines"
         direction = self.string(("pays", "direction"), value.get("direction", "left_to_right"), LINE_DIRECTIONS) or "left_to_right"
-        if rule != "lines" and "direction" in value:
-            where = {"ways": "on adjacent reels from reel 1", "cluster": "clusters of adjacent cells"}.get(rule, "anywhere on the screen")
-            self.problem(("pays", "direction"), f"direction is for lines games: a {rule} game pays {where}")
+        if not rules.get(rule).directions and "direction" in value:
+            self.problem(("pays", "direction"), f"direction is for lines games: a {rule} game pays {rules.get(rule).pays_where}")
         combine = self.string(("pays", "combine"), value.get("combine", "product"), MULTIPLIER_COMBINE) or "product"
         wild_only = value.get("multiply_wild_only", False)
         if not isinstance(wild_only, bool):
@@ -426,7 +433,7 @@ class _Builder:
         spec = self.table(path, value["heights"], "table of reel1 = { rows = weight, ... }")
         if spec is None:
             return None
-        if pays.rule != "ways":
+        if not pays.definition.heights:
             self.problem(path, f"reel heights drawn per spin need [pays] rule = \"ways\" (this game pays {pays.rule})")
             return None
         keys = [f"reel{i + 1}" for i in range(reels)]
@@ -494,42 +501,6 @@ class _Builder:
                 if extra:
                     self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in a multiplier table entry (only "
                                                       "multiplier and weight)")
-
-    def cluster_rule(self, rows: tuple, symbols: dict, groups: dict, paytable: dict) -> None:
-        """What a ``[pays] rule = "cluster"`` game cannot have: uneven or too many cells, tall symbols,
-        multiplier wilds, wilds that do not join every paying symbol, ``[groups]`` (paylines, ``bet.lines`` and
-        ``[grid] heights`` are refused with the other rules that have none)."""
-        if rows and len(set(rows)) > 1:
-            self.problem(("grid", "rows"), f"a cluster game needs the same rows on every reel (got {list(rows)}): "
-                                           "clusters join cells of neighbouring reels row by row")
-        elif rows and sum(rows) > CLUSTER_MAX_CELLS:
-            self.problem(("grid",), f"a cluster game's screen has {sum(rows)} cells ({len(rows)} reels x {rows[0]} rows): "
-                                    f"at most {CLUSTER_MAX_CELLS}")
-        for name, sym in symbols.items():
-            path = ("symbols", name)
-            if sym.height != 1:
-                self.problem(path + ("height",), f"{name} is a tall symbol (height {sym.height}): a cluster game has one "
-                                                 "symbol per cell (no tall symbols)")
-            if sym.kind == "wild" and (sym.multiplier != 1 or sym.multiplier_table is not None):
-                self.problem(path + ("multiplier",), f"{name} is a multiplier wild: a cluster game has plain wilds only")
-        paying = [n for n, p in paytable.items() if n in symbols and symbols[n].kind != "wild" and any(v > 0 for v in p.values())]
-        for name, sym in symbols.items():
-            if sym.kind != "wild":
-                continue
-            missing = [n for n in paying if n not in sym.substitutes]
-            if missing:
-                self.problem(("symbols", name, "substitutes"),
-                             f"in a cluster game a wild joins the clusters of every paying symbol, but {name} does not "
-                             f"substitute for {', '.join(missing)}: let it substitute for all of them (or make "
-                             f"{missing[0]} pay nothing)")
-        if groups:
-            self.problem(("groups",), "a cluster game pays each symbol's own clusters: groups do not pay in it (remove [groups])")
-
-    def rule_symbols(self, pays: PayRule, symbols: dict) -> None:
-        if pays.rule == "scatter_pays":
-            for name, sym in symbols.items():
-                if sym.kind == "wild":
-                    self.problem(("symbols", name, "kind"), "a scatter_pays game counts symbols anywhere: wilds do not substitute in it")
 
     def groups(self, value: Any, symbols: dict) -> dict:
         if self.table(("groups",), value) is None:
@@ -671,7 +642,7 @@ class _Builder:
         if self.rule_unknown:
             self.check_keys(("bet",), value, known, ("cost", "line_bet"))
             lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else 0
-        elif pays.rule == "lines":
+        elif pays.definition.paylines:
             self.check_keys(("bet",), value, known, ("lines", "cost", "line_bet"))
             lines = self.integer(("bet", "lines"), value["lines"], 1, MAX_PAYLINES) if "lines" in value else None
         else:
@@ -698,7 +669,7 @@ class _Builder:
                     stakes = tuple(parsed)
         currency = self.string(("bet", "currency"), value.get("currency", "")) or ""
         max_win = self.max_win(("bet", "max_win"), value["max_win"]) if "max_win" in value else None
-        if None not in (lines, cost, line_bet) and lines and "cost_reason" not in value and pays.rule == "lines":
+        if None not in (lines, cost, line_bet) and lines and "cost_reason" not in value and pays.definition.paylines:
             stake = lines * line_bet
             if not stake <= cost <= FEATURE_COST_RATIO * stake:
                 self.problem(("bet", "cost"),
@@ -734,19 +705,15 @@ class _Builder:
             if name in symbols and symbols[name].kind not in ("regular", "wild", "bonus"):
                 self.problem(path, f"{name} is a {symbols[name].kind} symbol: its pays belong in [scatters]")
                 continue
-            if rule.rule == "scatter_pays":
-                if name in groups:
-                    self.problem(path, "a scatter_pays game pays each symbol's own count: groups do not pay in it")
-                    continue
-                parsed = self.count_pays(path, pays, self.positions, unit, "symbols the screen shows")
-            elif rule.rule == "cluster":
-                if name in groups:
-                    continue  # [groups] is refused as a whole (cluster_rule)
-                if symbols[name].kind == "wild":
-                    self.problem(path, f"{name} is a wild: in a cluster game wilds join the clusters of other symbols and pay "
-                                       "nothing on their own (a group of wilds only pays nothing); remove its paytable entry")
-                    continue
-                parsed = self.count_pays(path, pays, self.positions, unit, "cells the screen shows (cluster sizes)")
+            kind = rule.definition
+            if name in groups and not kind.groups_pay:
+                continue  # [groups] is refused as a whole (build)
+            if not kind.wilds_pay and symbols.get(name) is not None and symbols[name].kind == "wild":
+                self.problem(path, f"{name} is a wild: in a {rule.rule} game wilds join the wins of other symbols and pay "
+                                   "nothing on their own (a group of wilds only pays nothing); remove its paytable entry")
+                continue
+            if kind.count_what is not None:  # counts of cells on the screen, not of reels
+                parsed = self.count_pays(path, pays, self.positions, unit, kind.count_what)
             else:
                 parsed = self.count_pays(path, pays, reels or MAX_REELS, unit)
             if parsed is not None:
@@ -873,7 +840,7 @@ class _Builder:
                 elif combination not in symbols:
                     self.problem(path + ("combination",), f"unknown symbol {_name(combination)}")
                     ok = False
-                elif pays.rule in ("scatter_pays", "cluster"):
+                elif not pays.definition.runs:
                     self.problem(path + ("combination",), f"a {pays.rule} game has no lines or ways: count the symbol with a "
                                                           "[scatters.*] group and trigger on it with scatter = \"GROUP\"")
                     ok = False
@@ -890,7 +857,7 @@ class _Builder:
             if not isinstance(per_line, bool):
                 self.problem(path + ("per_line",), f"expected true or false, got {describe(per_line)}")
                 ok = False
-            elif per_line and (combination is None or pays.rule != "lines"):
+            elif per_line and (combination is None or not pays.definition.paylines):
                 self.problem(path + ("per_line",), "per_line is for combination triggers of lines games (each triggering "
                                                    "line starts its own bonus)")
                 ok = False
@@ -933,15 +900,15 @@ class _Builder:
                 if any(t.award for t in out.values()):
                     self.problem(path + ("award",), "only one trigger of a game may pay a bonus award table")
                     ok = False
-                elif pays.rule == "cluster":
-                    self.problem(path + ("award",), "a bonus award table in a cluster game is not priced exactly yet: pay "
+                elif not pays.definition.bonus_awards:
+                    self.problem(path + ("award",), f"a bonus award table in a {pays.rule} game is not priced exactly yet: pay "
                                                     "the scatter with [scatters.*] pays instead")
                     ok = False
                 elif any(sym.multiplier_table is not None for sym in symbols.values()):
                     self.problem(path + ("award",), "a bonus award beside a wild whose multiplier is drawn per landing is "
                                                     "not priced exactly yet: give the wild a fixed multiplier")
                     ok = False
-                elif (combination is not None and pays.rule == "lines"
+                elif (combination is not None and pays.definition.paylines
                       and any(g.counting != "anywhere" and any(p > 0 for p in g.pays.values()) for g in scatters.values())):
                     self.problem(path + ("award",), "a bonus award beside a paying adjacent_from_first_reel scatter group is "
                                                     "not priced exactly: make the group count anywhere")

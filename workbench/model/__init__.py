@@ -12,7 +12,6 @@ from .elements import (
     PAY_UNITS,
     SYMBOL_KINDS,
     VISIBILITY_MODES,
-    PAY_RULES,
     LINE_DIRECTIONS,
     MULTIPLIER_COMBINE,
     PayRule,
@@ -27,6 +26,7 @@ from .elements import (
     pay_for_count,
 )
 from .game import Game
+from .rules import Rule
 from .strips import Strip, StripSet, check_strip, max_visible_instances, parse_strip_text, symbol_runs, tall_instance_starts
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "PAY_UNITS",
     "SYMBOL_KINDS",
     "VISIBILITY_MODES",
-    "PAY_RULES",
     "LINE_DIRECTIONS",
     "MULTIPLIER_COMBINE",
     "PayRule",
@@ -42,6 +41,7 @@ __all__ = [
     "BetMode",
     "BetModel",
     "Game",
+    "Rule",
     "ScatterGroup",
     "Strip",
     "StripSet",

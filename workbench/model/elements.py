@@ -21,7 +21,6 @@ SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
 PAY_UNITS = ("line_bet", "total_bet", "bet_multiplier")
 COUNTING_MODES = ("anywhere", "adjacent_from_first_reel")
 VISIBILITY_MODES = ("partial", "full")
-PAY_RULES = ("lines", "ways", "scatter_pays", "cluster")
 LINE_DIRECTIONS = ("left_to_right", "right_to_left", "both_ways")
 MULTIPLIER_COMBINE = ("product", "sum")
 
@@ -97,8 +96,16 @@ class PayRule:
     multiply_wild_only: bool = False
 
     @property
+    def definition(self):
+        """The registered :class:`~workbench.model.rules.Rule` named ``rule``: what it allows, its labels, its parts."""
+        from .rules import get
+
+        return get(self.rule)
+
+    @property
     def is_lines(self) -> bool:
-        return self.rule == "lines"
+        """The game pays paylines (``[paylines]``; the line automaton prices it)."""
+        return self.definition.paylines
 
 
 @dataclass(frozen=True)

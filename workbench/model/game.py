@@ -45,11 +45,40 @@ class Game:
     heights: tuple | None = None  # per reel: ((rows, weight), ...) drawn each spin, or None (always ``rows``)
     bet_modes: Mapping = field(default_factory=lambda: MappingProxyType({}))  # name -> BetMode, as declared ([bet_modes.*])
     bet_mode: BetMode = BASE_MODE  # the mode this Game plays (see in_bet_mode)
+    # facts of its round template, read when the file was validated, so the engines need no registry lookup:
+    exact_part: str = "base game"  # what the exact PAR sheet of the base mode covers ("first drop" for a tumble)
+    feature_money: tuple = ()  # the amounts (Fraction, x total bet) the template pays from [features] (pay unit)
     path: str | None = field(default=None, compare=False)
     text: str = field(default="", compare=False, repr=False)
     edits: tuple = field(default=(), compare=False, repr=False)
 
     # -- lookups -----------------------------------------------------------
+    @property
+    def rule(self):
+        """The game's pay rule as a registered object (:class:`~workbench.model.rules.Rule`): dispatch through it."""
+        return self.pays.definition
+
+    def substitutes(self, shown: str, target: str) -> bool:
+        """Whether a cell showing ``shown`` stands for the symbol ``target``: it is ``target``, or a wild that
+        substitutes for it (the substitution rule every evaluator shares)."""
+        if shown == target:
+            return True
+        symbol = self.symbols[shown]
+        return symbol.kind == "wild" and target in symbol.substitutes
+
+    def counts_for(self, shown: str, target: str) -> bool:
+        """Whether a cell showing ``shown`` counts for ``target``, a symbol or a ``[groups]`` group: a member of
+        the group or a wild substituting for one; a wild target counts only itself."""
+        if target in self.groups:
+            members = self.groups[target]
+            if shown in members:
+                return True
+            symbol = self.symbols[shown]
+            return symbol.kind == "wild" and any(m in symbol.substitutes for m in members)
+        if self.symbols[target].kind == "wild":
+            return shown == target
+        return self.substitutes(shown, target)
+
     @property
     def symbol_names(self) -> tuple:
         return tuple(self.symbols)

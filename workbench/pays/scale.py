@@ -34,34 +34,9 @@ class PayScale:
 
 def feature_amounts(game: Game) -> list[Fraction]:
     """The amounts (x total bet) the game's round template pays from ``[features]``: every parameter it declares as
-    paid money (``Param.pays``: a number, or the named field of each entry of a table), so that each is a whole
-    number of pay units.  A template the registry does not know declares nothing."""
-    from ..errors import RegistryError
-    from ..registry import find_template
-
-    try:
-        template = find_template(game.game_module)
-    except RegistryError:  # an installed template that fails to load is reported where the game is played
-        template = None
-    if template is None:
-        return []
-    f = game.features
-    out = []
-    for key, spec in template.params.items():
-        value = f.get(key)
-        if not getattr(spec, "pays", False) or value is None:
-            continue
-        if spec.kind == "table":
-            table = game.tables.get(value) if isinstance(value, str) else None
-            if table is not None:
-                out += [Fraction(str(e[spec.pays])) for e in table.entries if _is_amount(e.get(spec.pays))]
-        elif _is_amount(value):
-            out.append(Fraction(str(value)))
-    return out
-
-
-def _is_amount(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    paid money (``Param.pays``), read when the file was validated (:attr:`Game.feature_money`), so that each is a
+    whole number of pay units."""
+    return list(game.feature_money)
 
 
 def pay_scale(game: Game) -> PayScale:

@@ -76,21 +76,7 @@ def pay_rule_text(game) -> str:
         extras.append(", ".join(f"{s.name} x{s.multiplier}" for s in wilds) + f" (several in one win: {how})")
     if game.groups:
         extras.append("groups " + ", ".join(f"{g} = {' / '.join(m)}" for g, m in game.groups.items()))
-    if rule.rule == "ways":
-        if game.heights:
-            text = "ways: adjacent reels from reel 1, any row; reel heights drawn per spin"
-        else:
-            ways = 1
-            for r in game.rows:
-                ways *= r
-            text = f"{ways:,} ways: adjacent reels from reel 1, any row"
-    elif rule.rule == "scatter_pays":
-        text = "pay anywhere: a count of a symbol anywhere on the screen"
-    elif rule.rule == "cluster":
-        text = "cluster pays: adjacent cells of a symbol (up, down, left, right), wilds joining; every cluster pays"
-    else:
-        text = {"left_to_right": "lines, left to right", "right_to_left": "lines, right to left",
-                "both_ways": "lines, both ways (a full-length win pays once)"}[rule.direction]
+    text = game.rule.describe(game)  # the pay rule in words (model.rules)
     return "; ".join([text, *extras])
 
 
@@ -221,13 +207,13 @@ def distribution_text(sheet) -> str | None:
 def paytable_table(game) -> pd.DataFrame:
     """Line pays by symbol (rows) and count from the leftmost reel (columns), x the line pay unit
     (cluster games: by listed cluster size, ``cluster of k``: k cells or more, below the next listed size)."""
-    cluster = game.pays.rule == "cluster"
-    counts = sorted({k for pays in game.paytable.values() for k in pays}) if cluster else range(1, game.reels + 1)
+    listed = game.rule.counts == "cluster"  # cluster sizes: the listed bands, not every count up to the reels
+    counts = sorted({k for pays in game.paytable.values() for k in pays}) if listed else range(1, game.reels + 1)
     rows = []
     for name, pays in game.paytable.items():
         row = {"symbol": name}
         for k in counts:
-            row[f"cluster of {k}" if cluster else f"{k} of a kind"] = fmt_money(float(pays[k])) if k in pays else ""
+            row[game.rule.count_label.format(k=k)] = fmt_money(float(pays[k])) if k in pays else ""
         rows.append(row)
     df = _frame(rows, "symbol")
     return df.loc[:, (df != "").any(axis=0)] if len(df) else df
@@ -513,16 +499,9 @@ def triggers_table(sheet) -> pd.DataFrame:
 def paytable_title(game) -> str:
     """What the paytable's counts and pays mean under the game's pay rule."""
     unit = game.bet.line_pay_unit.replace("_", " ")
-    rule = game.pays.rule
-    if rule == "ways":
-        return f"Ways pays (x {unit} per way) by count of adjacent reels from reel 1"
-    if rule == "scatter_pays":
-        return f"Pay-anywhere pays (x {unit}) by count of a symbol anywhere on the screen"
-    if rule == "cluster":
-        return f"Cluster pays (x {unit} per cluster) by cluster size (largest listed size not above it)"
     side = {"left_to_right": "from the leftmost reel", "right_to_left": "from the rightmost reel",
             "both_ways": "from either end (both ways)"}[game.pays.direction]
-    return f"Line pays (x {unit}) by count {side}"
+    return game.rule.paytable_title.format(unit=unit, side=side, title=game.rule.title.capitalize())
 
 
 def prize_title(sheet) -> str:

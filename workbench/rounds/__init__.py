@@ -187,7 +187,7 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
     if features["free_spins_mode"] == "base":
         report(("features", "free_spins_mode"), "the free spins need strip sets of their own mode (not \"base\")")
     wilds = features.get("free_spins_wilds", "none")
-    if wilds != "none" and refs["pays"].rule != "lines":
+    if wilds != "none" and not refs["pays"].definition.paylines:
         report(("features", "free_spins_wilds"), f"{wilds} wilds are played on lines games (this one pays {refs['pays'].rule})")
     elif wilds != "none":
         symbols = refs["symbol"]
@@ -356,9 +356,8 @@ TUMBLE_PARAMS = {
 
 def check_tumble(features: dict, report, refs: dict) -> None:
     """Cross-checks of a tumble game's ``[features]`` (key paths from the file root)."""
-    rule = refs["pays"].rule
     check_round_limits(refs, report, "tumble", TUMBLE_RULES, table_wilds=False, groups=True)
-    if rule == "lines" and refs["pays"].direction != "left_to_right":
+    if refs["pays"].definition.directions and refs["pays"].direction != "left_to_right":
         report(("pays", "direction"), "the tumble round pays lines left to right only")
     symbols = refs["symbol"]
     for name, sym in symbols.items():

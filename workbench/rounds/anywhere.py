@@ -55,7 +55,6 @@ AnywhereParams = namedtuple("AnywhereParams", [
     "bonus",  # rounds.ways.AwardParams of the bonus-award trigger (comp = -1: none); ``value[set, reel, window]``
 ])
 
-COMPONENT = "scatter_pays"
 
 
 @njit(cache=True, inline="always")
@@ -112,14 +111,15 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 def components(game: Game) -> list:
     """``scatter_pays``, one ``scatter:<name>`` per paying scatter group, then ``bonus:<name>`` for the
     trigger paying a bonus award (if any)."""
-    out = [COMPONENT] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
+    out = [game.pays.rule] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
     trigger = award_trigger(game)
     return out + ([f"bonus:{trigger.name}"] if trigger is not None else [])
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
-    if game.pays.rule != "scatter_pays":
-        raise SimulationError(f"{game.name}: the scatter-pays round needs [pays] rule = \"scatter_pays\", not {game.pays.rule!r}")
+    if game.rule.counts != "cells":  # a rule that pays counts of a symbol anywhere (model.rules)
+        raise SimulationError(f"{game.name}: the scatter-pays round needs a rule that pays counts anywhere, not "
+                              f"{game.pays.rule!r}")
     sets = played_sets(game)
     scale = pay_scale(game)
     tables = scatter_pay_tables(game, scale)

@@ -32,10 +32,9 @@ on.  Each template's own rules are in its function below:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
-from ..model import Game, pay_for_count
+from ..model import Game, pay_for_count, rules
 from ..pays.scale import pay_scale
 from ..registry import RoundBound
 
@@ -87,7 +86,7 @@ def _top_pay_units(game: Game, scale, name: str, most: int | None = None) -> int
     return max([_units(game, scale, pay_for_count(pays, c), unit) for c in range(most + 1)] + [0])
 
 
-def _lines_units(game: Game) -> int:
+def lines_units(game: Game, scale=None) -> int:
     """Every payline at the largest pay the line automaton lets one line make (wild multipliers included)."""
     from ..exact.variants import variant_game
     from ..pays.lines import line_automaton
@@ -97,7 +96,7 @@ def _lines_units(game: Game) -> int:
     return top * len(game.paylines)
 
 
-def _ways_units(game: Game, scale) -> int:
+def ways_units(game: Game, scale) -> int:
     """Every paying symbol (and group) at its top pay on every way: the product over the reels of the most cells a
     reel shows, each x the largest wild multiplier (a bound whether multipliers multiply or add)."""
     factor = 1
@@ -108,12 +107,12 @@ def _ways_units(game: Game, scale) -> int:
     return top * factor
 
 
-def _anywhere_units(game: Game, scale) -> int:
+def anywhere_units(game: Game, scale) -> int:
     cells = sum(_max_rows(game))
     return sum(_top_pay_units(game, scale, name, cells) for name in game.paytable)
 
 
-def _cluster_units(game: Game, scale) -> int:
+def cluster_units(game: Game, scale) -> int:
     """As many clusters of each paying symbol as fit the screen (its smallest paying size), each at its top pay
     (clusters of one symbol are disjoint; those of different symbols share wilds only)."""
     cells = sum(_max_rows(game))
@@ -130,15 +129,7 @@ def screen_units(game: Game, *, scatters: bool = True) -> int:
     """An upper bound of what one screen of ``game`` pays by its pay rule (and, with ``scatters``, its scatter
     groups), in pay units, whatever the symbols on it (see the module docstring)."""
     scale = pay_scale(game)
-    rule = game.pays.rule
-    if rule == "lines":
-        units = _lines_units(game)
-    elif rule == "ways":
-        units = _ways_units(game, scale)
-    elif rule == "scatter_pays":
-        units = _anywhere_units(game, scale)
-    else:
-        units = _cluster_units(game, scale)
+    units = rules.part(game.rule, "screen_bound")(game, scale)  # the rule's own bound (model.rules)
     return units + (scatter_units(game, scale) if scatters else 0)
 
 
@@ -152,7 +143,7 @@ def award_units(game: Game) -> int:
             continue
         top = max([_units(game, scale, e["value"], trigger.award_unit) for e in game.tables[trigger.award].entries
                    if isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)] + [0])
-        times = len(game.paylines) if getattr(trigger, "per_line", False) and game.pays.rule == "lines" else 1
+        times = len(game.paylines) if getattr(trigger, "per_line", False) and game.rule.paylines else 1
         total += top * max(times, 1)
     return total
 

@@ -48,7 +48,6 @@ ClusterParams = namedtuple("ClusterParams", [
     "cost_units",
 ])
 
-COMPONENT = "cluster"
 
 
 @njit(cache=True, inline="always")
@@ -89,13 +88,13 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 
 def components(game: Game) -> list:
     """``cluster``, then one ``scatter:<name>`` per paying scatter group."""
-    return [COMPONENT] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
+    return [game.pays.rule] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     """The compiled round of a cluster game (see the module docstring); amounts in pay units."""
-    if game.pays.rule != "cluster":
-        raise SimulationError(f"{game.name}: the cluster round needs [pays] rule = \"cluster\", not {game.pays.rule!r}")
+    if game.rule.counts != "cluster":  # a rule that pays clusters (model.rules)
+        raise SimulationError(f"{game.name}: the cluster round needs a rule that pays clusters, not {game.pays.rule!r}")
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: bonus award tables are not played in cluster games")
     sets = played_sets(game)

@@ -40,7 +40,7 @@ import numpy as np
 
 from .._jit import njit
 from ..errors import SimulationError
-from ..model import Game
+from ..model import Game, rules
 from ..model.params import parse_count
 from ..pays.lines import line_arrays, line_pay_screen
 from ..pays.scale import pay_scale
@@ -456,11 +456,11 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                               "landing yet; give the wild a fixed multiplier")
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
-    if game.pays.rule == "ways":
+    if game.rule is rules.WAYS:  # the compiled feature knows the lines and the ways screens
         if game.features.get("free_spins_wilds", "none") != "none":
             raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are played on lines games")
         return _ways_model(game, stake)
-    if game.pays.rule == "lines":
+    if game.rule is rules.LINES:
         return _lines_model(game, stake)
     raise SimulationError(f"{game.name}: the free-spins round plays lines and ways games; [pays] rule = "
                           f"{game.pays.rule!r} is not supported yet")
@@ -549,7 +549,7 @@ def _ways_model(game: Game, stake) -> RoundModel:
     trigger, min_count, cap_count, _ = _limits(game)
     base, values, weights, mode = ways_mode(game, "base", trigger, cap_count)
     free, _, _, _ = ways_mode(game, game.features["free_spins_mode"], trigger, cap_count)
-    components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
+    components = [game.pays.rule] + [f"scatter:{name}" for name in scatter_group_names(game)]
     probabilities = count_states(values, weights, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
     params = FreeWaysParams(base=base, free=free, cost_units=pay_scale(game).cost_units, fs=fs)

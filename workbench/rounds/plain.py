@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._jit import njit
-from ..model import Game
+from ..model import Game, rules
 from ..pays.lines import line_arrays
 from ..pays.scale import pay_scale
 from ..pays.scatter import scatter_arrays
@@ -132,16 +132,12 @@ def run_chunk_tables(params, rng, n_rounds, stratum, acc, counters):
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
-    """The classic template's round: lines here; ways, scatter_pays and cluster games play their own rule's round."""
-    if game.pays.rule == "ways":
-        from .ways import round_model as ways_round
-        return ways_round(game, stake)
-    if game.pays.rule == "scatter_pays":
-        from .anywhere import round_model as anywhere_round
-        return anywhere_round(game, stake)
-    if game.pays.rule == "cluster":
-        from .cluster import round_model as cluster_round
-        return cluster_round(game, stake)
+    """The classic template's round: the round its pay rule names (``Rule.classic_round``, model.rules)."""
+    return rules.part(game.rule, "classic_round")(game, stake)
+
+
+def lines_round_model(game: Game, stake: float | None = None) -> RoundModel:
+    """The classic template's round of a lines game (the lines rule's ``classic_round``)."""
     from ..exact.variants import has_table_wilds
 
     if has_table_wilds(game):

@@ -35,7 +35,7 @@ import numpy as np
 
 from .._jit import njit
 from ..errors import SimulationError
-from ..model import Game
+from ..model import Game, rules
 from ..pays.lines import line_arrays
 from ..pays.scale import pay_scale
 from ..pays.scatter import ANYWHERE, scatter_arrays
@@ -257,7 +257,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     min_count = trigger.min_count
     if min_count > cells:
         raise SimulationError(f"{game.name}: the trigger needs {min_count} coins on a screen of {cells} cells")
-    if game.pays.rule == "lines":
+    if game.rule is rules.LINES:  # the compiled round knows the lines and the ways screens
         group = list(game.scatters).index(trigger.scatter)
         lines = line_arrays(game)
         components = base_components(game)
@@ -269,9 +269,9 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
             group=np.int64(group), wins=np.zeros(game.reels, dtype=np.int64),
             counts=np.zeros(len(game.scatters), dtype=np.int64), cost_units=pay_scale(game).cost_units, hr=hr)
         return _finish(game, components, params, run_chunk_lines, probabilities, stake)
-    if game.pays.rule == "ways":
+    if game.rule is rules.WAYS:
         base, values, weights, mode = ways_mode(game, "base", trigger, cells)
-        components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
+        components = [game.pays.rule] + [f"scatter:{name}" for name in scatter_group_names(game)]
         probabilities = count_states(values, weights, mode, min_count, cells)
         hr = _coin_params(game, components, min_count, cells)
         params = CoinWaysParams(base=base, cost_units=pay_scale(game).cost_units, hr=hr)

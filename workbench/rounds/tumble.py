@@ -61,7 +61,6 @@ from ..pays.anywhere import AnywhereArrays, anywhere_arrays, anywhere_pay_screen
 from ..pays.cluster import cluster_arrays, cluster_pay_screen
 from ..pays.scale import pay_scale
 from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
-from ..reference import matches
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
@@ -72,13 +71,15 @@ from .windows import virtual_strips
 COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
             "free_spins:retriggers", "free_spins:limit", "tumble:rounds")
 CASCADES, MULTIPLIED, CASCADE_LIMIT, FS_STARTED, FS_SPINS, FS_RETRIGGERS, FS_LIMIT, TUMBLE_ROUNDS = range(len(COUNTERS))
-RULE_CODES = {"scatter_pays": 0, "ways": 1, "lines": 2, "cluster": 3}
+# the screen pays the compiled tumble knows (``pay_screen``), by the pay rule that uses each
+SCREEN_ANYWHERE, SCREEN_WAYS, SCREEN_LINES, SCREEN_CLUSTER = range(4)
+RULE_CODES = {"scatter_pays": SCREEN_ANYWHERE, "ways": SCREEN_WAYS, "lines": SCREEN_LINES, "cluster": SCREEN_CLUSTER}
 
-# The pay rule on an explicit screen: ``rule`` (RULE_CODES); scatter_pays: ``anywhere`` (pays.anywhere.AnywhereArrays)
+# The pay rule on an explicit screen: ``screen`` (RULE_CODES: which screen pay); scatter_pays: ``anywhere`` (pays.anywhere.AnywhereArrays)
 # and ``counts`` (scratch); ways and lines: ``match[id, t]`` (a cell showing id counts for target t), ``tpays[t, run]``
 # units of a run of ``run`` matching cells / reels, ``tcount[t, run]`` the paid (listed) count whose cells are
 # removed; lines: ``line_rows[l, reel]``; cluster: ``cpays[id, size]``, ``is_wild[id]``, ``boards`` (scratch bitboards).
-RuleArrays = namedtuple("RuleArrays", ["rule", "rows", "anywhere", "counts", "match", "tpays", "tcount", "line_rows",
+RuleArrays = namedtuple("RuleArrays", ["screen", "rows", "anywhere", "counts", "match", "tpays", "tcount", "line_rows",
                                        "cpays", "is_wild", "boards"])
 # Scatter groups on the first drop: ``member[g, id]`` instances of group g a cell showing id adds; ``mode``/``cap``/
 # ``pays`` as pays.scatter.ScatterArrays; ``comp[g]`` component (-1: pays nothing).
@@ -218,11 +219,11 @@ def _pay_lines(pa, screen, remove):
 @njit(cache=True, inline="always")
 def pay_screen(pa, screen, remove):
     """Pay units of the screen by the pay rule; marks the cells of every paid win in ``remove``."""
-    if pa.rule == 0:
+    if pa.screen == SCREEN_ANYWHERE:
         return _pay_anywhere(pa, screen, remove)
-    if pa.rule == 1:
+    if pa.screen == SCREEN_WAYS:
         return _pay_ways(pa, screen, remove)
-    if pa.rule == 2:
+    if pa.screen == SCREEN_LINES:
         return _pay_lines(pa, screen, remove)
     return cluster_pay_screen(screen, pa.cpays, pa.is_wild, remove, pa.boards)
 
@@ -420,31 +421,32 @@ def _rule_arrays(game: Game) -> RuleArrays:
     cpays = np.zeros((n_sym, 1), dtype=np.int64)
     is_wild = np.array([s.is_wild for s in game.symbols.values()], dtype=np.bool_)
     paying = [name for name, pays in game.paytable.items() if any(v > 0 for v in pays.values())]
-    if rule == "scatter_pays":
+    code = RULE_CODES[rule]
+    if code == SCREEN_ANYWHERE:
         anywhere = anywhere_arrays(game)
-    elif rule in ("ways", "lines"):
+    elif code in (SCREEN_WAYS, SCREEN_LINES):
         top = game.reels
         match = np.zeros((n_sym, max(len(paying), 1)), dtype=np.bool_)
         tpays = np.zeros((max(len(paying), 1), top + 1), dtype=np.int64)
         tcount = np.zeros((max(len(paying), 1), top + 1), dtype=np.int64)
         for t, target in enumerate(paying):
             for shown, sym in game.symbols.items():
-                match[sym.index, t] = matches(game, shown, target)
+                match[sym.index, t] = game.counts_for(shown, target)
             pays = game.paytable[target]
             for run in range(top + 1):
                 tpays[t, run] = units(pay_for_count(pays, run))
                 tcount[t, run] = max([k for k in pays if k <= run and pays[k] > 0], default=0)
-        if rule == "lines":
+        if code == SCREEN_LINES:
             line_rows = np.asarray(game.paylines, dtype=np.int64).reshape(len(game.paylines), game.reels)
     else:
         cpays, is_wild = cluster_arrays(game, scale)
-    return RuleArrays(np.int64(RULE_CODES[rule]), rows, anywhere, np.zeros(anywhere.pays.shape[0], dtype=np.int64), match,
+    return RuleArrays(np.int64(code), rows, anywhere, np.zeros(anywhere.pays.shape[0], dtype=np.int64), match,
                       tpays, tcount, line_rows, cpays, is_wild, np.zeros(n_sym, dtype=np.uint64))
 
 
 def _refuse(game: Game) -> None:
     """What the tumble round does not play (SimulationError naming the game)."""
-    if game.pays.rule not in TUMBLE_RULES:
+    if game.pays.rule not in RULE_CODES or not game.rule.tumbles:
         raise SimulationError(f"{game.name}: the tumble round plays {', '.join(TUMBLE_RULES)} games, not "
                               f"[pays] rule = {game.pays.rule!r}")
     if game.heights is not None:
@@ -456,9 +458,9 @@ def _refuse(game: Game) -> None:
         raise SimulationError(f"{game.name}: the tumble round needs one-row symbols ({', '.join(tall)} is taller)")
     if any(s.multiplier != 1 or s.multiplier_table is not None for s in game.symbols.values()):
         raise SimulationError(f"{game.name}: the tumble round does not play multiplier wilds; use multiplier_symbol")
-    if game.pays.rule == "lines" and game.pays.direction != "left_to_right":
+    if game.rule.directions and game.pays.direction != "left_to_right":
         raise SimulationError(f"{game.name}: the tumble round pays lines left to right only")
-    if game.pays.rule == "cluster" and len(set(game.rows)) != 1:
+    if game.rule.equal_reels and len(set(game.rows)) != 1:
         raise SimulationError(f"{game.name}: cluster pays need every reel the same height")
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the tumble round does not pay bonus award tables")

@@ -199,7 +199,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     sets = base_sets(game)
     trigger = award_trigger(game)
     fields, outcomes = ways_fields(game, sets, counted=trigger is not None)
-    components = ["ways"] + [f"scatter:{name}" for name in scatter_group_names(game)]
+    components = [game.pays.rule] + [f"scatter:{name}" for name in scatter_group_names(game)]
     bonus = no_award(4)
     if trigger is not None:
         components.append(f"bonus:{trigger.name}")
@@ -219,7 +219,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
 
 def base_sets(game: Game, mode: str = "base") -> list:
     """The strip sets of ``mode`` a ways round plays (weight > 0); checks the game pays ways."""
-    if game.pays.rule != "ways":
+    if not game.rule.heights:  # a rule paying ways on reels of any (drawn) height (model.rules)
         raise SimulationError(f"{game.name}: the ways round plays [pays] rule = \"ways\" games (this one pays {game.pays.rule})")
     sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
     if not sets:

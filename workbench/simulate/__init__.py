@@ -27,25 +27,20 @@ from ..exact import par
 from ..exact.enumerate import DEFAULT_BUDGET
 from ..io import render_text
 from ..model import Game
+from .checkpoints import Checkpoint
 from .engine import (
-    DEFAULT_CHUNK,
     MAX_SPINS,
-    RTP_BLOCK,
-    SIMULATE_BLOCK,
-    Checkpoint,
-    JobRunner,
-    Plan,
     RunSpec,
-    check_chunk_size,
     check_jackpot_stake,
     check_workers,
     finite_positive,
     make_progress,
     remember_model,
     round_model,
-    stop_requested,
-    stop_scope,
 )
+from .lanes import DEFAULT_CHUNK, RTP_BLOCK, SIMULATE_BLOCK, Plan, check_chunk_size
+from .runner import JobRunner
+from .stops import stop_requested, stop_scope
 from .jackpots import analytic_rtp, simulate_jackpots
 from .model import RoundModel
 from .plan import end_to_end_plan, is_end_to_end
@@ -236,7 +231,7 @@ def estimate_rtp(
     can: it stops whatever is running when the time is up).  ``progress``: True for a progress report on stderr
     (rounds, current RTP and half-width, time left), or a bar object as :func:`simulate` takes.  With
     ``checkpoint`` (a file) a stopped estimate resumes where it stopped: the file holds every state's finished
-    blocks and the batches allocated so far (under its checksum, see :class:`.engine.Checkpoint`), and the resumed
+    blocks and the batches allocated so far (under its checksum, see :class:`.checkpoints.Checkpoint`), and the resumed
     estimate is the one an uninterrupted run gives (without a time box).
     """
     started = time.monotonic()
@@ -351,7 +346,7 @@ def estimate_bet_modes(game: Game, precision: float = 0.001, seed: int = 1, **op
 def _extra_sums(res, whole: bool) -> tuple:
     """(sum, sum of squares) of what a state's rounds add to the exact first screen: their extra win (adjusted), or,
     ``whole`` (no exact first screen: every round end to end), their whole win."""
-    return (float(res.totals[1]), float(res.squares[0])) if whole else (float(res.extra[0]), float(res.extra[1]))
+    return (float(res.won), res.won_squares) if whole else (res.extra_sum, res.extra_squares)
 
 
 def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed, workers, scheduler, bar,

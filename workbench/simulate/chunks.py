@@ -15,6 +15,7 @@ import numpy as np
 
 from .._jit import njit
 from ..errors import SimulationError
+from .model import named_indices
 
 #: the largest signed 64-bit integer: every sum of pay units the compiled rounds make is an int64
 INT64_MAX = (1 << 63) - 1
@@ -22,6 +23,18 @@ INT64_MAX = (1 << 63) - 1
 #: may be at most :data:`ROUND_UNITS_MAX`, so that this many rounds' sums fit 64 bits
 MIN_CHUNK_ROUNDS = 1 << 10
 ROUND_UNITS_MAX = INT64_MAX // MIN_CHUNK_ROUNDS
+
+# the named slots of the chunk sums (compile-time constants in the compiled code; ChunkResult reads them by name):
+# totals: rounds, sum of round wins R, of first-screen wins B, rounds with R > 0, with B > 0, sum of R - B
+T = named_indices("Totals", ("rounds", "won", "base", "hits", "base_hits", "extra"), __name__)
+# squares: sum of R^2, of min(B, cap)^2 (B^2 without a cap), of (R - B)^2
+SQ = named_indices("Squares", ("won", "base", "extra"), __name__)
+# extra: sum and sum of squares of the adjusted extra X = R - B + adjustments
+XS = named_indices("ExtraSums", ("sum", "squares"), __name__)
+# maxwin: the largest R and how often it was paid
+MW = named_indices("MaxWin", ("units", "count"), __name__)
+# cap: the bet mode's max win in pay units (0: none), slots of component cap and counters max_win, max_win:base
+CAP = named_indices("CapSlots", ("units", "component", "counter", "base_counter"), __name__)
 
 # win-distribution buckets: edges in x total bet, log-spaced (10 per decade) from 0.01x
 BUCKET_EDGES = np.concatenate([[0.0], 10.0 ** (np.arange(-20, 61) / 10.0)])
@@ -67,7 +80,7 @@ Accumulators = namedtuple(
 
 @njit(cache=True, inline="always")
 def _apply_max_win(acc):
-    """The bet mode's max-win cap on the current round, before it is recorded (``acc.cap[0] > 0``).
+    """The bet mode's max-win cap on the current round, before it is recorded (``acc.cap[CAP.units] > 0``).
 
     A round whose total R (every non-informational component) reaches the cap
     counts in counter ``max_win`` (and in ``max_win:base`` when its unmodified
@@ -87,14 +100,14 @@ def _apply_max_win(acc):
             r += amounts[k]
             if acc.is_exact[k]:
                 b += amounts[k]
-    if r >= cap[0]:
-        acc.events[cap[2]] += 1
-        if r > cap[0]:
-            amounts[cap[1]] -= r - cap[0]
-    if b >= cap[0]:  # (whatever the features add: E[min(R, cap)] = E[min(B, cap)] + E[min(R, cap) - min(B, cap)])
-        acc.events[cap[3]] += 1
-        if b > cap[0] and acc.adjusting[0]:
-            acc.adjust[cap[1]] += float(b - cap[0])
+    if r >= cap[CAP.units]:
+        acc.events[cap[CAP.counter]] += 1
+        if r > cap[CAP.units]:
+            amounts[cap[CAP.component]] -= r - cap[CAP.units]
+    if b >= cap[CAP.units]:  # (whatever the features add: E[min(R, cap)] = E[min(B, cap)] + E[min(R, cap) - min(B, cap)])
+        acc.events[cap[CAP.base_counter]] += 1
+        if b > cap[CAP.units] and acc.adjusting[0]:
+            acc.adjust[cap[CAP.component]] += float(b - cap[CAP.units])
 
 
 @njit(cache=True, inline="always")
@@ -103,32 +116,32 @@ def _add_round(acc, r, b, x_adj):
     totals = acc.totals
     squares = acc.squares
     maxwin = acc.maxwin
-    totals[0] += 1
-    totals[1] += r
-    totals[2] += b
+    totals[T.rounds] += 1
+    totals[T.won] += r
+    totals[T.base] += b
     if r > 0:
-        totals[3] += 1
+        totals[T.hits] += 1
         lut = acc.bucket_lut
         acc.hist[lut[r] if r < lut.shape[0] else _bucket(acc.edges_units, r)] += 1
     if b > 0:
-        totals[4] += 1
+        totals[T.base_hits] += 1
     x = r - b
-    totals[5] += x
+    totals[T.extra] += x
     fr = float(r)
     # under a max-win cap the round paid min(B, cap) of its base screen: the strata's second moment is
     # E[R^2 - min(B, cap)^2 | s] on top of the exact E[min(B, cap)^2]
-    fb = float(b if acc.cap[0] == 0 or b < acc.cap[0] else acc.cap[0])
-    squares[0] += fr * fr
-    squares[1] += fb * fb
-    squares[2] += float(x) * float(x)
+    fb = float(b if acc.cap[CAP.units] == 0 or b < acc.cap[CAP.units] else acc.cap[CAP.units])
+    squares[SQ.won] += fr * fr
+    squares[SQ.base] += fb * fb
+    squares[SQ.extra] += float(x) * float(x)
     xa = float(x) + x_adj
-    acc.extra[0] += xa
-    acc.extra[1] += xa * xa
-    if r > maxwin[0]:
-        maxwin[0] = r
-        maxwin[1] = 1
-    elif r == maxwin[0] and r > 0:
-        maxwin[1] += 1
+    acc.extra[XS.sum] += xa
+    acc.extra[XS.squares] += xa * xa
+    if r > maxwin[MW.units]:
+        maxwin[MW.units] = r
+        maxwin[MW.count] = 1
+    elif r == maxwin[MW.units] and r > 0:
+        maxwin[MW.count] += 1
 
 
 @njit(cache=True, inline="always")
@@ -137,7 +150,7 @@ def record_single(acc, k):
     adjustments: games return such a ``k`` from their commonest path to skip the component loop."""
     amounts = acc.amounts
     a = amounts[k]
-    if acc.cap[0] > 0 and a >= acc.cap[0]:
+    if acc.cap[CAP.units] > 0 and a >= acc.cap[CAP.units]:
         record_round(acc)
         return
     r = 0
@@ -167,7 +180,7 @@ def record_round(acc):
     realized amounts.  End to end, adjustments are never read.  The bet mode's
     max-win cap (``acc.cap``) is applied first (:func:`_apply_max_win`).
     """
-    if acc.cap[0] > 0:
+    if acc.cap[CAP.units] > 0:
         _apply_max_win(acc)
     amounts = acc.amounts
     is_info = acc.is_info
@@ -277,7 +290,58 @@ class ChunkResult:
 
     @property
     def rounds(self) -> int:
-        return int(self.totals[0])
+        return int(self.totals[T.rounds])
+
+    # the sums by name (pay units; squares as floats)
+    @property
+    def won(self) -> int:
+        """Sum of the round wins R."""
+        return int(self.totals[T.won])
+
+    @property
+    def base_won(self) -> int:
+        """Sum of the first-screen wins B."""
+        return int(self.totals[T.base])
+
+    @property
+    def hits(self) -> int:
+        """Rounds with a win."""
+        return int(self.totals[T.hits])
+
+    @property
+    def base_hits(self) -> int:
+        """Rounds whose first screen won."""
+        return int(self.totals[T.base_hits])
+
+    @property
+    def won_squares(self) -> float:
+        """Sum of R^2."""
+        return float(self.squares[SQ.won])
+
+    @property
+    def base_squares(self) -> float:
+        """Sum of min(B, cap)^2 (B^2 without a max-win cap)."""
+        return float(self.squares[SQ.base])
+
+    @property
+    def extra_sum(self) -> float:
+        """Sum of the adjusted extra X = R - B + adjustments."""
+        return float(self.extra[XS.sum])
+
+    @property
+    def extra_squares(self) -> float:
+        """Sum of X^2."""
+        return float(self.extra[XS.squares])
+
+    @property
+    def max_win_units(self) -> int:
+        """The largest round win."""
+        return int(self.maxwin[MW.units])
+
+    @property
+    def max_win_count(self) -> int:
+        """How many rounds paid the largest win."""
+        return int(self.maxwin[MW.count])
 
     def add(self, other: "ChunkResult") -> None:
         """Add ``other`` into this result (callers add chunks in chunk order); a 64-bit integer sum that would
@@ -289,10 +353,10 @@ class ChunkResult:
                 add_checked(getattr(self, name), getattr(other, name), name)
             else:
                 getattr(self, name).__iadd__(getattr(other, name))
-        if other.maxwin[0] > self.maxwin[0]:
+        if other.maxwin[MW.units] > self.maxwin[MW.units]:
             self.maxwin[:] = other.maxwin
-        elif other.maxwin[0] == self.maxwin[0]:
-            self.maxwin[1] += other.maxwin[1]
+        elif other.maxwin[MW.units] == self.maxwin[MW.units]:
+            self.maxwin[MW.count] += other.maxwin[MW.count]
 
     def to_json(self) -> dict:
         return {k: getattr(self, k).tolist() for k in self.FIELDS}
@@ -325,11 +389,12 @@ def check_chunk(model, result: "ChunkResult") -> None:
     """The run-time checks of a chunk's sums: no round above the proven bound (or the bet mode's max-win cap), no
     negative count or sum of wins (a 64-bit sum that wrapped around).  A violation stops the run with a
     :class:`~workbench.errors.SimulationError` rather than printing a number."""
-    top = int(result.maxwin[0])
+    top = result.max_win_units
     bound = int(getattr(model, "max_round_units", 0) or 0)
     cap = int(getattr(model, "max_win_units", 0) or 0)
     problem = None
-    if np.any(result.totals[:5] < 0) or np.any(result.counters < 0) or np.any(result.hist < 0) or result.maxwin[1] < 0:
+    if (np.any(result.totals[:T.extra] < 0) or np.any(result.counters < 0) or np.any(result.hist < 0)
+            or result.max_win_count < 0):
         problem = "a count or a sum of wins is negative, so a 64-bit sum wrapped around"
     elif bound and top > bound:
         problem = (f"a round paid {top:,} pay units, above the {bound:,} its round template proves a round can pay "

@@ -33,10 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..model import PAY_RULES, Game
-
-# what the unmodified first screen pays by its pay rule: the components the exact engine computes
-PAY_RULE_COMPONENTS = frozenset(PAY_RULES)
+from ..model import Game, rules
 
 
 @dataclass(frozen=True)
@@ -115,8 +112,9 @@ class RoundModel:
     def exact_components(self) -> tuple:
         """What the first screen pays, priced by :func:`workbench.exact.par`: the pay rule, scatter groups and the
         bonus award tables of combination or scatter triggers (``bonus:<name>``)."""
+        paid_by_rule = rules.names()  # a rule's component is named after it
         return tuple(i for i, c in enumerate(self.components)
-                     if c in PAY_RULE_COMPONENTS or c.startswith(("scatter:", "bonus:")))
+                     if c in paid_by_rule or c.startswith(("scatter:", "bonus:")))
 
     @property
     def informational_components(self) -> tuple:

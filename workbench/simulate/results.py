@@ -93,8 +93,8 @@ class SimulationResult(WinStatistics):
         self.cost_units = model.params.cost_units  # the base game's total bet in pay units
         self.mode_cost = mode_cost(model)
         self.unit = unit_label(model)
-        mean = total.totals[1] / n if n else 0.0
-        var = max(total.squares[0] / n - mean * mean, 0.0) if n else 0.0
+        mean = total.won / n if n else 0.0
+        var = max(total.won_squares / n - mean * mean, 0.0) if n else 0.0
         self.game_rtp = mean / cost
         game_ci = Z95 * math.sqrt(var / n) / cost if n else math.inf
         self.jackpots = jackpots
@@ -116,10 +116,10 @@ class SimulationResult(WinStatistics):
         super().__init__(
             rtp=total_rtp,
             std=math.sqrt(max(second - total_rtp**2, 0.0)),
-            hit_frequency=total.totals[3] / n if n else 0.0,
-            max_win=total.maxwin[0] / cost,
+            hit_frequency=total.hits / n if n else 0.0,
+            max_win=total.max_win_units / cost,
         )
-        self.max_win_count = int(total.maxwin[1])
+        self.max_win_count = total.max_win_count
         # the compiled buckets are x the base total bet: the same buckets, x the mode's cost
         self.bucket_edges = BUCKET_EDGES / self.mode_cost
         self.bucket_counts = total.hist.copy()
@@ -149,7 +149,7 @@ class SimulationResult(WinStatistics):
     @property
     def total_won_units(self) -> int:
         """What the rounds paid in all, in pay units (an exact integer sum; jackpots not included)."""
-        return int(self.raw.totals[1])
+        return self.raw.won
 
     def total_won(self) -> Fraction:
         """What the rounds paid in all, exactly, x the mode's cost (jackpots not included)."""
@@ -158,7 +158,7 @@ class SimulationResult(WinStatistics):
     @property
     def max_win_units(self) -> int:
         """The largest round win, in pay units."""
-        return int(self.raw.maxwin[0])
+        return self.raw.max_win_units
 
     @property
     def spins_per_second(self) -> float:
@@ -344,25 +344,25 @@ class RtpEstimate(WinStatistics):
                 if p > 0:
                     var = math.inf
                 continue
-            mx = res.extra[0] / n  # extra win, with any Rao-Blackwell adjustments
-            vx = max(res.extra[1] / n - mx * mx, 0.0)
+            mx = res.extra_sum / n  # extra win, with any Rao-Blackwell adjustments
+            vx = max(res.extra_squares / n - mx * mx, 0.0)
             if simulated_first and stratum.end_to_end:  # no exact first screen: the whole round's win is the extra
-                mx = res.totals[1] / n
-                vx = max(res.squares[0] / n - mx * mx, 0.0)
+                mx = res.won / n
+                vx = max(res.won_squares / n - mx * mx, 0.0)
             extra += p * mx
             var += p * p * vx / n
-            top = max(top, res.maxwin[0] / cost)
+            top = max(top, res.max_win_units / cost)
             if stratum.end_to_end:
                 # every round played whole (simulate/plan.py): the RTP is the exact first screen + E[round - first
                 # screen]; the spread, hit frequency and P(cap) are those of the rounds themselves
-                second = res.squares[0] / n / cost**2
-                hit = res.totals[3] / n
+                second = res.won_squares / n / cost**2
+                hit = res.hits / n
                 if cap_units:
                     q = res.counters[hits_slot] / n
                     cap_p, cap_var = q, q * (1 - q) / n
             else:
-                second += p * (res.squares[0] - res.squares[1]) / n / cost**2
-                hit += p * (res.totals[3] - res.totals[4]) / n
+                second += p * (res.won_squares - res.base_squares) / n / cost**2
+                hit += p * (res.hits - res.base_hits) / n
                 if cap_units:
                     q = (res.counters[hits_slot] - res.counters[base_slot]) / n
                     cap_p += p * q
@@ -560,7 +560,7 @@ def check_invariants(result: SimulationResult, exact_max_units: int | None = Non
     base = sum(int(result.raw.comp_sum[k]) for k in model.exact_components)
     totals = result.component_totals()
     exact_sum = sum((v for k, v in totals.items() if not k.startswith("option:")), Fraction(0))
-    bad = int(sum(paid) != total) + int(base != int(result.raw.totals[2])) + int(exact_sum != result.total_won())
+    bad = int(sum(paid) != total) + int(base != result.raw.base_won) + int(exact_sum != result.total_won())
     checks.append(InvariantCheck(
         "components_sum", len(paid), bad,
         f"total won {total / cost:,.6f} x total bet, sum of {len(paid)} components {sum(paid) / cost:,.6f}, "

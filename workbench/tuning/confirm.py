@@ -36,7 +36,7 @@ from ..errors import TargetUnreachableError, TuningError
 from ..model import Game
 from ..model.edits import apply_edit
 from ..simulate import estimate_rtp, exactness
-from ..simulate.engine import RunStopped
+from ..simulate.stops import RunStopped
 from .figures import FeatureProxy, FeatureTerms, has_simulated_terms, measure
 from .modes import file_name, plan_mode
 from .result import Confirmation, TuneResult

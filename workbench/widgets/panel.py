@@ -25,7 +25,6 @@ import ipywidgets as W
 from ..errors import ReelsetError, WorkbenchError
 from ..model import Game
 from ..io import example_games, save_game, shipped_games
-from ..registry import exact_part
 from .session import EditSession
 from .summary import ParResult, design_warnings, diff_html, exactness, lints_html, metrics_table_html, timed_par
 
@@ -206,7 +205,7 @@ class EditorPanel:
     def _part_label(self) -> str:
         mode = self.mode
         if mode == "base":  # "base game", or a tumble game's "first drop" (its cascades are simulated)
-            return exact_part(self.session.game.game_module)
+            return self.session.game.exact_part
         paid = [name for name, m in self.session.game.bet_modes.items() if m.strip_sets == mode]
         if paid:  # the strips of a bet mode's paid spins (an ante): their first screen, x the base total bet
             return f"bet mode {', '.join(paid)}: its paid spin's first screen, x the base total bet (not x its cost),"
@@ -233,7 +232,7 @@ class EditorPanel:
         else:
             value, ci, stale = whole
             terms = self.feature_terms
-            covers = exact_part(self.session.game.game_module)
+            covers = self.session.game.exact_part
             how = f"exact {covers} + feature terms held from the estimate"
             if stale and terms.moves_with_base_strips:
                 # the held part moves with every stop: the current strips' figure would mix the new exact part with an

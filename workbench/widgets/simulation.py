@@ -127,7 +127,7 @@ class SimulationPanel:
 
     def chunk_size(self) -> int:
         """Spins per chunk: one trace point each (a whole number of the simulator's blocks above one block)."""
-        from ..simulate.engine import SIMULATE_BLOCK
+        from ..simulate.lanes import SIMULATE_BLOCK
 
         size = max(1000, math.ceil(int(self.spins.value) / max(int(self.points.value), 1)))
         return size if size < SIMULATE_BLOCK else size // SIMULATE_BLOCK * SIMULATE_BLOCK

@@ -1,0 +1,293 @@
+"""The declared features played slowly: free spins, hold and respin, tumbles."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..model import Game, StripSet, rules
+from .screens import screen
+from .pays import line_wins
+
+
+def _pick(rng, weights) -> int:
+    """An index drawn with probability proportional to ``weights`` (Python's ``random.Random``)."""
+    return rng.choices(range(len(weights)), weights=weights)[0]
+
+
+def _spins_for(spins: dict, count: int) -> int:
+    """A ``{count: spins}`` map read as the free_spins template reads it: the largest key not above ``count``."""
+    by_count = {int(k): int(v) for k, v in spins.items()}
+    keys = [k for k in by_count if k <= count]
+    return by_count[max(keys)] if keys else 0
+
+
+def _feature_spins(game: Game, key: str, count: int, rng) -> int:
+    """Spins for ``count`` scatters as docs/reelset-format.md says: ``[features] key`` (``free_spins`` /
+    ``retrigger``) by count, or drawn by weight from the table ``key_table`` names among its entries for the count
+    (those whose ``count`` is the largest not above it, or every entry when none has a ``count``)."""
+    f = game.features
+    if key in f:
+        return _spins_for(f[key], count)
+    table = game.tables[f[f"{key}_table"]]
+    rows = list(zip(table.entries, table.weights))
+    counts = [int(e["count"]) for e, _ in rows if "count" in e]
+    if counts:
+        below = [c for c in counts if c <= count]
+        if not below:
+            return 0
+        rows = [(e, w) for e, w in rows if int(e["count"]) == max(below)]
+    if sum(w for _, w in rows) == 0:
+        return 0
+    return int(rows[_pick(rng, [w for _, w in rows])][0]["spins"])
+
+
+def free_spins_feature(game: Game, count: int, rng) -> Fraction:
+    """One free-spins feature of a ``free_spins`` lines game started by ``count`` scatters, played screen by screen
+    with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).
+
+    Straight from docs/reelset-format.md: spins by count (at most ``max_free_spins``), each free spin on a strip set
+    of ``free_spins_mode`` chosen by weight, stops by stop weight; the wilds (sticky / expanding / walking) put on
+    the screen; every payline and scatter group paid on the final screen x the multiplier; the multiplier grows;
+    retriggers add spins; the cap ends the feature.
+    """
+    f = game.features
+    limit = int(f.get("max_free_spins", 10_000))
+    trigger = game.triggers[f["trigger"]]
+    left = awarded = min(_feature_spins(game, "free_spins", count, rng), limit)
+    mult = int(f.get("multiplier", 1))
+    growth = f.get("multiplier_growth", "none")
+    step = int(f.get("multiplier_step", 1))
+    top = int(f.get("max_multiplier", 10_000))
+    wilds = f.get("free_spins_wilds", "none")
+    wild = f.get("wild_symbol")
+    cost = game.bet.cost
+    cap = Fraction(str(f["feature_cap"])) * cost if "feature_cap" in f else None
+    sets = [s for s in game.strip_sets.values() if s.mode == f["free_spins_mode"] and s.weight > 0]
+    held: set = set()
+    win = Fraction(0)
+    while left > 0:
+        left -= 1
+        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
+        shown = screen(game, strip_set, stops)
+        landed = {(r, row) for r, reel in enumerate(shown) for row, sym in enumerate(reel) if sym == wild}
+        if wilds == "expanding":
+            for r in {r for r, _ in landed}:
+                shown[r] = [wild] * len(shown[r])
+        for r, row in held:
+            shown[r][row] = wild
+        spin = Fraction(0)
+        for l, line_rows in enumerate(game.paylines):
+            for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l):
+                spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
+        shown_count = 0
+        for name, group in game.scatters.items():
+            n = _count_on_screen(shown, group)
+            spin += game.bet.credits(group.pay(n), group.unit)
+            if name == trigger.scatter:
+                shown_count = n
+        win += spin * mult
+        if growth == "per_spin" or (growth == "per_win" and spin > 0):
+            mult = min(mult + step, top)
+        if wilds == "sticky":
+            held |= landed
+        elif wilds == "walking":
+            held = {(r - 1, row) for r, row in held | landed if r >= 1}
+        if shown_count >= trigger.min_count and ("retrigger" in f or "retrigger_table" in f):
+            extra = _feature_spins(game, "retrigger", shown_count, rng)
+            new = min(awarded + extra, limit)
+            left += new - awarded
+            awarded = new
+        if cap is not None and win >= cap:
+            break
+    if cap is not None:
+        win = min(win, cap)
+    return max(win, Fraction(str(f.get("min_feature_win", 0))) * cost)
+
+
+def _count_on_screen(shown: list[list[str]], group) -> int:
+    """Instances of a scatter group on an explicit screen of one-row symbols (anywhere, or adjacent from reel 1)."""
+    per_reel = [sum(sym in group.symbols for sym in reel) for reel in shown]
+    if group.counting != "adjacent_from_first_reel":
+        return sum(per_reel)
+    total = 0
+    for n in per_reel:
+        if n == 0:
+            break
+        total += n
+    return total
+
+
+def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
+    """One hold-and-respin feature of a ``hold_and_respin`` game started by ``coins`` coins, played cell by cell
+    with ``rng`` (a ``random.Random``): what it pays by component, credits per bet multiplier.
+
+    Straight from docs/reelset-format.md: the screen is a list of cells; every coin drawn from ``coin_values``
+    (value x total bet, jackpot, collector, multiplier) sticks in a cell; the coins of one landing (the starting
+    screen, or one respin) are placed first, then each collector among them takes the sum of the value coins now on
+    the screen; on a respin each empty cell lands a coin with weight ``respin_coin_weight`` against
+    ``respin_blank_weight``; a landing resets the respins; at the end the value coins and the collectors' amounts
+    are multiplied by the product of the multiplier coins (at most 10,000); a full screen adds ``grand``.
+    Components: ``coins``, ``coins:collected``, ``coins:multiplied``, ``jackpot:<name>`` (0 when nothing was paid).
+    """
+    f = game.features
+    cost = game.bet.cost
+    table = game.tables[f["coin_values"]]
+    cells: list = [None] * sum(game.rows)  # None: empty; else (kind, amount in credits or multiplier)
+    paid: dict[str, Fraction] = {"coins": Fraction(0), "coins:collected": Fraction(0), "coins:multiplied": Fraction(0)}
+
+    def land(places: list[int]) -> None:
+        batch = []
+        for cell in places:
+            entry = table.entries[_pick(rng, list(table.weights))]
+            if "value" in entry:
+                cells[cell] = ("value", Fraction(str(entry["value"])) * cost)
+            elif "jackpot" in entry:
+                cells[cell] = ("jackpot", entry["jackpot"])
+                key = f"jackpot:{entry['jackpot']}"
+                paid[key] = paid.get(key, Fraction(0)) + Fraction(str(f[entry["jackpot"]])) * cost
+            elif "multiplier" in entry:
+                cells[cell] = ("multiplier", int(entry["multiplier"]))
+            else:
+                batch.append(cell)
+        for cell in batch:  # collectors after the other coins of their landing
+            cells[cell] = ("collector", sum(c[1] for c in cells if c is not None and c[0] == "value"))
+
+    land(list(range(coins)))
+    left = int(f.get("respins", 3))
+    land_weights = [int(f["respin_coin_weight"]), int(f["respin_blank_weight"])]
+    while left > 0 and None in cells:
+        empty = [i for i, c in enumerate(cells) if c is None]
+        new = [i for i in empty if _pick(rng, land_weights) == 0]
+        if new:
+            land(new)
+            left = int(f.get("respins", 3))
+        else:
+            left -= 1
+    paid["coins"] = sum((c[1] for c in cells if c is not None and c[0] == "value"), Fraction(0))
+    paid["coins:collected"] = sum((c[1] for c in cells if c is not None and c[0] == "collector"), Fraction(0))
+    product = 1
+    for c in cells:
+        if c is not None and c[0] == "multiplier":
+            product *= c[1]
+    paid["coins:multiplied"] = (min(product, 10_000) - 1) * (paid["coins"] + paid["coins:collected"])
+    if None not in cells and "grand" in f:
+        paid["jackpot:grand"] = Fraction(str(f["grand"])) * cost
+    return paid
+
+
+def drop_wins(game: Game, shown: list) -> tuple[Fraction, set]:
+    """What one drop pays by the pay rule (credits per bet multiplier, x1) and the cells of its paid wins.
+
+    ``shown[reel][row]``: symbol names.  Cells removed (as ``(reel, row)``): lines, the first ``count`` cells of
+    the line of every paid win (left to right); ways, the cells matching the target on the first ``count`` reels;
+    scatter_pays, every cell showing a paid symbol; cluster, every cell of a paid cluster (wilds included).
+    """
+    if game.rule.reference_drop is None:
+        raise ValueError(f"no tumble reference for rule {game.pays.rule!r}")
+    return rules.part(game.rule, "reference_drop")(game, shown)
+
+
+def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder: list, refill=None,
+                 draw=None, step0: int = 0) -> tuple[Fraction, Fraction, int, int]:
+    """One tumbling spin from ``stops``, as docs/reelset-format.md describes the ``tumble`` round: (first drop's
+    pay at x1, the chain's pay with the cascade ladder, the total of the multiplier symbols on the final screen if
+    the chain won, else 0; the ladder position of its last paying drop), pays in credits per bet multiplier; the first
+    drop pays x ``ladder[step0]`` (0 but for free spins whose ladder carries on).  The removed cells' symbols fall; new ones continue
+    each reel's strip above the window, or with ``refill = (strip_set, stops)`` that strip set's reels from those
+    stops upward.  ``draw()`` gives the value of a multiplier symbol (``[features] multiplier_symbol``) that lands.
+    """
+    bomb = game.features.get("multiplier_symbol")
+    shown = screen(game, strip_set, stops)
+    values = [[draw() if s == bomb else 0 for s in column] for column in shown]
+    source, tops = (strip_set, [s - 1 for s in stops]) if refill is None else (refill[0], list(refill[1]))
+    first, cells = drop_wins(game, shown)
+    paid = first * ladder[min(step0, len(ladder) - 1)]
+    step = step0
+    cascades = 0
+    win = first
+    limit = int(game.features.get("max_cascades", 1000))
+    while win > 0 and cascades < limit:
+        for reel, column in enumerate(shown):
+            kept = [(s, v) for row, (s, v) in enumerate(zip(column, values[reel])) if (reel, row) not in cells]
+            strip = source.reels[reel].symbols
+            new = []
+            for _ in range(len(column) - len(kept)):
+                symbol = strip[tops[reel] % len(strip)]
+                new.insert(0, (symbol, draw() if symbol == bomb else 0))
+                tops[reel] -= 1
+            shown[reel] = [s for s, _ in new + kept]
+            values[reel] = [v for _, v in new + kept]
+        win, cells = drop_wins(game, shown)
+        cascades += 1
+        if win > 0:
+            step += 1
+            paid += win * ladder[min(step, len(ladder) - 1)]
+    return first, paid, (sum(map(sum, values)) if paid > 0 else 0), step
+
+
+def tumble_round(game: Game, rng) -> dict:
+    """One round of a ``tumble`` game played cell by cell with ``rng`` (a ``random.Random``): what it pays by
+    component (``first``: the first drop at x1 with its scatter pays, ``tumble``, ``free_spins``), credits per bet
+    multiplier.  A bought bet mode plays the free spins of its ``buy_count`` only.
+    """
+    f = game.features
+    table = game.tables[f["multiplier_values"]] if "multiplier_values" in f else None
+
+    def draw() -> int:
+        return int(table.entries[_pick(rng, table.weights)]["value"])
+
+    def spin(mode: str, ladder: list, step0: int = 0) -> tuple:
+        sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
+        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
+        refill = None
+        if "refill_mode" in f:
+            rsets = [s for s in game.strip_sets.values() if s.mode == f["refill_mode"] and s.weight > 0]
+            rset = rsets[_pick(rng, [s.weight for s in rsets])]
+            refill = (rset, tuple(_pick(rng, strip.stop_weights) for strip in rset.reels))
+        shown = screen(game, strip_set, stops)
+        scatter = Fraction(0)
+        count = 0
+        for name, group in game.scatters.items():
+            n = _count_on_screen(shown, group)
+            scatter += game.bet.credits(group.pay(n), group.unit)
+            if "trigger" in f and name == game.triggers[f["trigger"]].scatter:
+                count = n
+        first, paid, m, step = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0)
+        return first, paid, m, scatter, count, step
+
+    out = {"first": Fraction(0), "tumble": Fraction(0), "free_spins": Fraction(0)}
+    base_ladder = list(f.get("cascade_multipliers", [1]))
+    count = 0
+    if game.bet_mode.buy:
+        count = game.bet_mode.buy_count
+    else:
+        first, paid, m, scatter, count, _ = spin("base", base_ladder)
+        paid = paid * m if m else paid
+        out["first"] = first + scatter
+        out["tumble"] = paid - first
+    trigger = game.triggers[f["trigger"]] if "trigger" in f else None
+    if trigger is None or count < trigger.min_count:
+        return out
+    limit = int(f.get("max_free_spins", 10_000))
+    left = awarded = min(_spins_for(f["free_spins"], count), limit)
+    ladder = list(f.get("free_spins_cascade_multipliers", base_ladder))
+    feature_m = 0
+    step = 0
+    while left > 0:
+        left -= 1
+        _, paid, m, scatter, count, reached = spin(f["free_spins_mode"], ladder, step)
+        if f.get("free_spins_ladder_carries", False):
+            step = reached + 1 if paid > 0 else reached
+        if m and f.get("persistent_multiplier", True):
+            feature_m += m
+            paid *= feature_m
+        elif m:
+            paid *= m
+        out["free_spins"] += paid + scatter
+        if count >= trigger.min_count and "retrigger" in f:
+            new = min(awarded + _spins_for(f["retrigger"], count), limit)
+            left += new - awarded
+            awarded = new
+    return out
