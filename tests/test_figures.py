@@ -29,7 +29,8 @@ def registered():
 def test_a_figure_added_to_the_catalogue_appears_in_every_view(registered, capsys, tmp_path):
     from openpyxl import load_workbook
 
-    from workbench.report.tables import key_figures, rtp_estimate
+    from workbench.report.computations import rtp_estimate
+    from workbench.report.tables import key_figures
     from workbench.report.workbook import write_par_workbook
     from workbench.widgets.summary import par_metrics
 

@@ -340,7 +340,7 @@ def test_key_figures_name_the_reference_stake_of_a_capped_game():
                  if label.lower().startswith(("rtp", "max win", "standard deviation", "volatility", "jackpot"))]
     assert dependent and all(label.endswith("at stake 45 GBP") for label in dependent)
     assert "cap" in key.loc["Max win (x total bet) at stake 45 GBP", "whole game (exact + conditional)"]
-    shown = report.tables.feature_parameters(game)
+    shown = report.game_tables.feature_parameters(game)
     assert not shown["value"].str.contains(r"[{\[]").any()
     assert shown["value"].str.contains("Epic").any()
 

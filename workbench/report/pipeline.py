@@ -21,7 +21,7 @@ from ..io.atomic import write_output
 from .defaults import DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_SPINS
 from .files import ReportFiles, output_paths
 from .provenance import game_stem
-from .tables import load_report_game
+from .computations import load_report_game
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository (holds notebooks/)
 REPORT_NOTEBOOK = ROOT / "notebooks" / "report.ipynb"

@@ -14,7 +14,7 @@ import pandas as pd
 from .. import __version__
 from ..io import render_text
 from .formats import fmt_money
-from .tables import report_stakes
+from .computations import report_stakes
 
 
 def sha256_file(path) -> str:

@@ -1,4 +1,6 @@
-"""The report's tables and computations: the game, the PAR sheet, the RTP estimate and the simulation.
+"""The report's tables of results: key figures, the PAR sheet's tables, the estimate's components and strata, bet
+modes, stakes, volatility and session bands, the simulation and the max win (the game's own tables are in
+:mod:`~workbench.report.game_tables`, the computations behind them in :mod:`~workbench.report.computations`).
 
 Amounts are in multiples of the total bet (``x total bet``); RTP, hit
 frequency and probabilities are fractions, formatted as percent by
@@ -7,164 +9,19 @@ frequency and probabilities are fractions, formatted as percent by
 
 from __future__ import annotations
 
-import re
-
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .defaults import (
-    BAND_CONFIDENCES,
-    BAND_SPINS,
-    DEFAULT_PRECISION,
-    DEFAULT_SEED,
-    DEFAULT_SPINS,
-    EXCEEDANCE_LEVELS,
-    PAR_TABLES,
-    SESSION_BANKROLL,
-    SESSION_SPINS,
-    SESSIONS,
-    STAKE_PRECISION_FACTOR,
-)
+from .defaults import (BAND_CONFIDENCES, BAND_SPINS, DEFAULT_SEED, EXCEEDANCE_LEVELS, PAR_TABLES, SESSION_BANKROLL, SESSION_SPINS, SESSIONS)
+from .computations import AGREEMENT_Z, BAND_SIMULATION_DRAWS, session_rtp_quantiles, simulation_check
 from .formats import _finite, _frame, fmt_ci, fmt_count, fmt_money, fmt_num, fmt_one_in, fmt_pct, fmt_prob, fmt_x
-
-AGREEMENT_Z = 3.0  # |z| <= 3: the simulation agrees with the exact + conditional RTP
-CHECK_RTP = 0.01  # the RTP error (1 % of the total bet) a meaningful simulation check must be able to detect
-BAND_SIMULATION_DRAWS = 20_000_000  # session spins simulated for the RTP bands (normal theory beyond that)
-
-
-# ---------------------------------------------------------------------------
-# the game
-# ---------------------------------------------------------------------------
-def load_report_game(game):
-    """The game to report on: a Game, a path or a shipped name."""
-    from ..io import load_game
-    from ..model import Game
-
-    return game if isinstance(game, Game) else load_game(game)
-
-
-def _module_summary(game) -> str:
-    from ..registry import find_template
-
-    t = find_template(game.game_module)
-    return t.summary if t else ""
-
-
-def _substitutes_text(game, symbol) -> str:
-    if not symbol.is_wild:
-        return ""
-    others = [n for n, s in game.symbols.items() if not s.is_wild]
-    subs = [n for n in others if n in symbol.substitutes]
-    missing = [n for n in others if n not in symbol.substitutes]
-    if not missing:
-        return "all"
-    if len(subs) >= len(missing):
-        return "all but " + ", ".join(missing)
-    return ", ".join(subs)
-
-
-def pay_rule_text(game) -> str:
-    """The pay rule in words: lines (direction, multiplier wilds, groups), ways or pay anywhere."""
-    rule = game.pays
-    extras = []
-    wilds = [s for s in game.symbols.values() if s.multiplier > 1]
-    if wilds:
-        how = "multiplied together" if rule.combine == "product" else "added"
-        extras.append(", ".join(f"{s.name} x{s.multiplier}" for s in wilds) + f" (several in one win: {how})")
-    if game.groups:
-        extras.append("groups " + ", ".join(f"{g} = {' / '.join(m)}" for g, m in game.groups.items()))
-    text = game.rule.describe(game)  # the pay rule in words (model.rules)
-    return "; ".join([text, *extras])
-
-
-def _trigger_text(game, t) -> str:
-    where = "on a line from reel 1" if game.pays.is_lines else "on adjacent reels from reel 1"
-    text = f"{t.name}: {t.min_count}+ {t.scatter}" if t.combination is None else f"{t.name}: {t.min_count}+ {t.combination} {where}"
-    if t.award:
-        text += f", pays an award from table {t.award} (x {t.award_unit.replace('_', ' ')})"
-    return text
-
-
-def game_overview(game) -> pd.DataFrame:
-    """What the game is: file, rules module, grid, bet model, modes, features (one row per item)."""
-    bet = game.bet
-    stakes = ", ".join(fmt_money(float(s)) for s in bet.stakes) + (f" {bet.currency}" if bet.currency else "") if bet.stakes else "-"
-    rows = [
-        ("name", game.name),
-        ("description", game.description or "-"),
-        ("reelset file", Path(game.path).name if game.path else "(in memory)"),
-        ("game module (rules)", game.game_module),
-        ("module description", _module_summary(game) or "-"),
-        ("grid", f"{game.reels} reels x {'/'.join(str(r) for r in game.rows)} rows"
-                 + (" (the most; heights drawn per spin)" if game.heights else "")),
-        ("pays", pay_rule_text(game)),
-        *([("paylines", f"{len(game.paylines)}")] if game.pays.is_lines else []),
-        ("total bet", f"{fmt_count(float(bet.cost), 'credit')} x bet multiplier"),
-        ("line bet", f"{fmt_count(float(bet.line_bet), 'credit')} x bet multiplier (line pays x {bet.line_pay_unit.replace('_', ' ')})"),
-        ("stake ladder", stakes),
-        ("strip-set modes", ", ".join(game.modes)),
-        ("bet modes", ", ".join(f"{n} ({float(m.cost):g} x total bet{', buys the feature' if m.buy else ''})"
-                                 for n, m in game.all_bet_modes.items())),
-        ("strip sets", ", ".join(f"{s.name} ({s.mode}, weight {s.weight})" for s in game.strip_sets.values())),
-        ("scatter groups", ", ".join(game.scatters) or "-"),
-        ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
-        ("weighted tables", ", ".join(game.tables) or "-"),
-    ]
-    return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
-
-
-def _prose(message: str) -> str:
-    """A lint message as a lab reads it in a table: file syntax ("[bet]", "{ 3 = 5 }") spelled out."""
-    message = re.sub(r"\[(\w+)\]", r"section \1", message)
-    return re.sub(r"\{ *([^{}]*?) *\}", r"(\1)", message)
-
-
-def design_warnings_table(game, sheet=None) -> pd.DataFrame:
-    """The game's design warnings (lints, :mod:`workbench.lints`): valid, but probably not what was meant; one row
-    per warning with the key and line it names and what to do.  ``sheet``: the base mode's exact PAR sheet, if
-    computed (the exact lints reuse it)."""
-    from ..lints import lint
-
-    rows = [{"key": p.key or "-", "line": str(p.line) if p.line else "-", "warning": _prose(p.message)}
-            for p in lint(game, sheet=sheet)]
-    return pd.DataFrame(rows, columns=["key", "line", "warning"])
-
-
-def symbol_table(game) -> pd.DataFrame:
-    """Symbols and their kinds: substitution, height, reels, visibility limit, line pays (x line bet)."""
-    rows = []
-    for name, s in game.symbols.items():
-        pays = game.paytable.get(name, {})
-        rows.append({
-            "symbol": name,
-            "kind": s.kind,
-            "substitutes for": _substitutes_text(game, s),
-            "height (rows)": s.height,
-            "reels": ", ".join(map(str, s.reels)) if s.reels else "all",
-            "max visible per reel": s.max_visible if s.max_visible is not None else "-",
-            pays_column(game): ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(pays.items())) or "-",
-        })
-    return _frame(rows, "symbol")
 
 
 def covers(sheet) -> str:
     """What an exact sheet covers ("base game", a tumble game's "first drop"; "base game" for a sheet-like stand-in)."""
     return getattr(sheet, "covers", "base game")
-
-
-def pays_column(game) -> str:
-    """The name of the symbol table's pays column: what a symbol's paytable entry is under the pay rule, and its unit."""
-    kind = {"ways": "ways pays (per way)", "scatter_pays": "pays by count anywhere", "cluster": "pays by cluster size"}.get(
-        game.pays.rule, "line pays (by count)")
-    return f"{kind}, x {game.bet.line_pay_unit.replace('_', ' ')}"
-
-
-def symbol_title(game) -> str:
-    """Caption of the symbol table."""
-    return f"Symbols ({pays_column(game)})"
 
 
 def par_intro(sheet) -> str:
@@ -202,150 +59,6 @@ def distribution_text(sheet) -> str | None:
         return None
     return (f"No exact win distribution of the {covers(sheet)} ({_why_no_distribution(sheet)}); "
             "the distribution below is simulated (whole rounds, every feature included).")
-
-
-def paytable_table(game) -> pd.DataFrame:
-    """Line pays by symbol (rows) and count from the leftmost reel (columns), x the line pay unit
-    (cluster games: by listed cluster size, ``cluster of k``: k cells or more, below the next listed size)."""
-    listed = game.rule.counts == "cluster"  # cluster sizes: the listed bands, not every count up to the reels
-    counts = sorted({k for pays in game.paytable.values() for k in pays}) if listed else range(1, game.reels + 1)
-    rows = []
-    for name, pays in game.paytable.items():
-        row = {"symbol": name}
-        for k in counts:
-            row[game.rule.count_label.format(k=k)] = fmt_money(float(pays[k])) if k in pays else ""
-        rows.append(row)
-    df = _frame(rows, "symbol")
-    return df.loc[:, (df != "").any(axis=0)] if len(df) else df
-
-
-def scatter_table(game) -> pd.DataFrame:
-    """Scatter groups: symbols, how they count, and pays by count (x their unit)."""
-    rows = []
-    for name, g in game.scatters.items():
-        rows.append({
-            "scatter group": name,
-            "symbols": ", ".join(g.symbols),
-            "counting": g.counting.replace("_", " "),
-            "visibility": g.visibility,
-            "pays": ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(g.pays.items())) or "-",
-            "unit": "x " + g.unit.replace("_", " "),
-        })
-    return _frame(rows, "scatter group")
-
-
-def feature_parameters(game) -> pd.DataFrame:
-    """The game module's parameters from ``[features]``: value and meaning (with units)."""
-    from ..registry import find_template
-
-    t = find_template(game.game_module)
-    declared = t.params if t else {}
-    rows = []
-
-    def plain(v, top=True):
-        """A parameter value in words: no Python literals, thousands separators."""
-        if isinstance(v, dict) or hasattr(v, "items"):
-            items = dict(v.items())
-            name = items.pop("name", None)
-            text = ", ".join(f"{plain(k, False)}: {plain(x, False)}" if not isinstance(k, str) or k.isdigit()
-                             else f"{k.replace('_', ' ')} {plain(x, False)}" for k, x in items.items())
-            return f"{name} ({text})" if name is not None else text
-        if isinstance(v, (list, tuple)):
-            return "; ".join(plain(x, False) for x in v) if v else "none"
-        if isinstance(v, bool):
-            return "yes" if v else "no"
-        if isinstance(v, (int, float)):
-            return fmt_money(v)
-        return str(v)
-
-    for name, value in game.features.items():
-        spec = declared.get(name)
-        rows.append({"parameter": name, "value": plain(value), "meaning": getattr(spec, "doc", "")})
-    return _frame(rows, "parameter")
-
-
-def strip_table(game) -> pd.DataFrame:
-    """Every strip: strip set, mode, choice weight, reel, stops, total stop weight, the strip in file notation."""
-    rows = []
-    for s in game.strip_sets.values():
-        for i, strip in enumerate(s.reels, start=1):
-            rows.append({"strip set": s.name, "mode": s.mode, "set weight": s.weight, "reel": i, "stops": len(strip),
-                         "total weight": strip.total_weight, "strip": strip.to_text()})
-    return _frame(rows, ["strip set", "reel"])
-
-
-def table_lengths(game) -> pd.DataFrame:
-    """Weighted tables: entries and total weight."""
-    rows = [{"table": t.name, "entries": len(t.entries), "total weight": t.total_weight} for t in game.tables.values()]
-    return _frame(rows, "table")
-
-
-# ---------------------------------------------------------------------------
-# computations (one call per notebook cell)
-# ---------------------------------------------------------------------------
-def par_sheet(game):
-    """Exact base-game PAR sheet (full cycle when it fits the default budget)."""
-    from ..exact import par
-
-    return par(game)
-
-
-def rtp_estimate(game, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1, stake=None,
-                 budget=None, step: str = "rtp", parts: int = 1):
-    """RTP by exact base game + conditional simulation of the features, to ``precision`` (95 % half-width);
-    ``budget``: the report's :class:`~workbench.report.budget.TimeBudget` (its share for ``step``)."""
-    from ..simulate import estimate_rtp
-
-    est = estimate_rtp(game, precision, seed, workers=workers, stake=stake,
-                       max_seconds=budget.share(step, parts) if budget is not None else None)
-    if budget is not None:
-        budget.record(step, est)
-    return est
-
-
-def simulation(game, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED, workers: int = 1, budget=None):
-    """End-to-end simulation of ``spins`` rounds (features, win distribution, max win seen)."""
-    from ..simulate import simulate
-
-    sim = simulate(game, spins, seed, workers=workers,
-                   max_seconds=budget.share("simulation") if budget is not None else None)
-    if budget is not None:
-        budget.record("simulation", sim)
-    return sim
-
-
-def report_stakes(game, stakes=None) -> list:
-    """Stake levels to report: ``stakes`` if given, else the game's stake ladder."""
-    chosen = game.bet.stakes if stakes is None else stakes
-    return [float(s) for s in chosen]
-
-
-def stake_estimates(game, stakes=None, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED,
-                    workers: int = 1, budget=None) -> dict:
-    """RTP estimate at each stake level (currency); half-width ``STAKE_PRECISION_FACTOR x precision``.
-
-    The same seed is used at every stake (common random numbers), so
-    differences between stakes are measured more precisely than each level.
-    """
-    levels = report_stakes(game, stakes)
-    return {s: rtp_estimate(game, STAKE_PRECISION_FACTOR * precision, seed, workers, stake=s, budget=budget,
-                            step="stakes", parts=len(levels) - k) for k, s in enumerate(levels)}
-
-
-def rtp_trace(sim) -> pd.DataFrame:
-    """The simulation's running RTP after each chunk (spins, rtp, ci95), jackpot RTP included
-    so it is comparable with the total RTP (the trace itself follows the game's RTP only)."""
-    trace = sim.trace.copy()
-    trace["rtp"] = trace["rtp"] + sim.jackpot_rtp
-    return trace
-
-
-def round_distribution(sheet, est, sim):
-    """Best source of the whole-round win distribution: the exact PAR sheet when the
-    game is fully exact (no features, no jackpots) and its full cycle was enumerated,
-    else the simulation."""
-    exact_only = all(e.source == "exact" for e in est.components.values()) and not est.jackpot_rtp
-    return sheet if exact_only and sheet.distribution is not None else sim
 
 
 # ---------------------------------------------------------------------------
@@ -496,14 +209,6 @@ def triggers_table(sheet) -> pd.DataFrame:
     return out.set_index("trigger")
 
 
-def paytable_title(game) -> str:
-    """What the paytable's counts and pays mean under the game's pay rule."""
-    unit = game.bet.line_pay_unit.replace("_", " ")
-    side = {"left_to_right": "from the leftmost reel", "right_to_left": "from the rightmost reel",
-            "both_ways": "from either end (both ways)"}[game.pays.direction]
-    return game.rule.paytable_title.format(unit=unit, side=side, title=game.rule.title.capitalize())
-
-
 def prize_title(sheet) -> str:
     """The prize-structure table's title: by spin win when the full cycle was enumerated, else by single award."""
     if sheet.prize_structure["basis"].iloc[0] == "spin":
@@ -610,24 +315,6 @@ def strata_table(est) -> pd.DataFrame:
     return _frame(rows, "trigger state")
 
 
-def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1,
-                       budget=None) -> list:
-    """Every bet mode's figures (:class:`~workbench.simulate.BetModeEstimate`, x its own cost): ``base`` from
-    ``est``, each declared ``[bet_modes.*]`` estimated to ``precision`` x its cost; empty for a game without them."""
-    if not game.bet_modes:
-        return []
-    from ..simulate import BetModeEstimate
-
-    out = [BetModeEstimate(game.all_bet_modes["base"], est)]
-    base = game.in_bet_mode("base")  # the report's game may be a copy: play every mode of its own text
-    others = [name for name in game.all_bet_modes if name != "base"]
-    for k, name in enumerate(others):
-        mode_est = rtp_estimate(base.in_bet_mode(name), precision, seed, workers, budget=budget, step="modes",
-                                parts=len(others) - k)
-        out.append(BetModeEstimate(game.all_bet_modes[name], mode_est))
-    return out
-
-
 def bet_modes_table(modes: list) -> pd.DataFrame:
     """Every bet mode: cost (x total bet) and its RTP, CI, its gap to the base game's RTP (points, flagged outside
     :data:`~workbench.simulate.results.MODE_RTP_BAND`), exact base part, hit frequency, volatility and largest
@@ -678,21 +365,6 @@ def volatility_table(sheet, est) -> pd.DataFrame:
     return _frame(rows, "")
 
 
-def session_rtp_quantiles(source, n: int, qs, sessions: int = SESSIONS, seed: int = DEFAULT_SEED) -> np.ndarray:
-    """Quantiles ``qs`` of the RTP over ``n`` spins, from ``sessions`` simulated sessions (seeded)."""
-    from ..plots import sample_wins
-
-    rng = np.random.default_rng([seed, n])
-    chunk = max(1, min(sessions, 2_000_000 // max(n, 1)))
-    means = []
-    done = 0
-    while done < sessions:
-        k = min(chunk, sessions - done)
-        means.append(sample_wins(source, (k, n), rng).mean(axis=1))
-        done += k
-    return np.quantile(np.concatenate(means), qs)
-
-
 def band_table(stats, spins=BAND_SPINS, confidences=BAND_CONFIDENCES, source=None, sessions: int = SESSIONS,
                seed: int = DEFAULT_SEED, budget: int = BAND_SIMULATION_DRAWS) -> pd.DataFrame:
     """RTP bands after n spins for each confidence c.
@@ -725,28 +397,6 @@ def band_table(stats, spins=BAND_SPINS, confidences=BAND_CONFIDENCES, source=Non
                          else "normal theory" + (" (clipped at 0 %)" if clipped else ""))
         rows.append(row)
     return _frame(rows, "spins")
-
-
-def simulation_check(sim, est, threshold: float = AGREEMENT_Z, detect: float = CHECK_RTP) -> dict:
-    """The simulation against the exact + conditional RTP: difference, z, verdict and whether the
-    simulation is large enough to detect an RTP error of ``detect`` (fraction of the total bet)."""
-    diff = sim.rtp - est.rtp
-    sigma = math.hypot(sim.rtp_ci95, est.rtp_ci95) / 1.959963984540054
-    z = diff / sigma if sigma > 0 else math.nan
-    resolution = threshold * sigma  # the smallest RTP error the check flags
-    meaningful = _finite(resolution) and resolution <= detect
-    std = getattr(sim, "std", math.nan)
-    needed = math.ceil((threshold * std / detect) ** 2) if _finite(std) and std > 0 else None
-    if not meaningful:
-        verdict = (f"not a meaningful check at {sim.spins:,} spins: it can only flag RTP errors larger than "
-                   f"± {100 * resolution:.2f} % (|z| > {threshold:g}); about {needed:,} spins are needed to detect "
-                   f"a {100 * detect:g} % error" if needed else f"not a meaningful check at {sim.spins:,} spins")
-    elif not _finite(z) or abs(z) <= threshold:
-        verdict = f"agrees (|z| = {abs(z):.2f} <= {threshold:g})" if _finite(z) else "agrees (both exact)"
-    else:
-        verdict = f"DISAGREES (|z| = {abs(z):.2f} > {threshold:g}): check the game and the simulation"
-    return {"difference": diff, "z": z, "resolution": resolution, "meaningful": meaningful, "spins_needed": needed,
-            "verdict": verdict}
 
 
 def simulation_table(sim, est) -> pd.DataFrame:

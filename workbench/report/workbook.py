@@ -214,7 +214,7 @@ def _mode_sheets(game, sheet):
 # ---------------------------------------------------------------------------
 def _summary(book, game, sheet, modes: dict, est, bet_modes: list = ()) -> None:
     from ..stats import z_value
-    from .tables import pay_rule_text
+    from .game_tables import pay_rule_text
 
     s = _Sheet(book, "Summary", ["Figure", "Value", "Unit / note"])
     bet = game.bet

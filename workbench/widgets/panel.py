@@ -463,7 +463,7 @@ class EditorPanel:
     def refresh(self) -> None:
         """Show the current version (subclasses extend this)."""
         game = self.session.game
-        from ..report.tables import pay_rule_text
+        from ..report.game_tables import pay_rule_text
 
         rows = "/".join(str(r) for r in game.rows) + (" (the most; heights drawn per spin)" if game.heights else "")
         self.title.value = (f"<h3 style='margin:4px 0'>{html.escape(game.name)} <small>{html.escape(str(self.session.path))}</small></h3>"
