@@ -1,4 +1,4 @@
-"""The moments' automaton with multipliers as weights (workbench.exact.moments.scaled_automaton).
+"""The moments' automaton with multipliers as weights (workbench.exact.scaled.scaled_automaton).
 
 States of the line automaton that differ only by the multiplier of the symbols read so far are merged for the
 float moments, the multiplier carried on the steps.  Checked here: every symbol sequence pays, through the merged
@@ -14,6 +14,7 @@ import pytest
 
 from workbench import load_game, reference
 from workbench.exact import moments, pay_scale
+from workbench.exact.scaled import scaled_automaton
 from workbench.exact.par import analyse_strip_set
 from workbench.io import loads_game
 from workbench.pays.lines import line_automaton
@@ -97,7 +98,7 @@ def _path_pays(automaton, scaled, n_reels):
 @pytest.mark.parametrize("name,game", GAMES, ids=[g[0] for g in GAMES])
 def test_every_sequence_pays_the_same_through_the_scaled_automaton(name, game):
     automaton = line_automaton(game)
-    scaled = moments.scaled_automaton(automaton)
+    scaled = scaled_automaton(automaton)
     if name in ("product", "examples/multiplier_wild_lines"):
         assert scaled is not None and scaled.n_states < automaton.n_states
     if scaled is None:

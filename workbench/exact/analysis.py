@@ -14,7 +14,8 @@ from ..pays.lines import LineAutomaton, combination_counts, line_automaton, line
 from ..pays.scale import PayScale, pay_scale
 from ..pays.scatter import scatter_pay_tables
 from .enumerate import DEFAULT_BUDGET, MAX_SEARCH_NODES, check_pay_units, cycle_histogram, full_cycle_refusal, max_future_gain
-from .moments import MomentPlan, SpinMoments, check_moment_budget, spin_moments, symbol_classes
+from .moments import MomentPlan, SpinMoments, check_moment_budget, spin_moments
+from .pair_products import symbol_classes
 from .scatters import scatter_counts
 from .windows import ReelWindows, row_symbol_weights, strip_set_windows
 

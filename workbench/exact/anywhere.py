@@ -62,20 +62,20 @@ scatter group; windows with equal values are merged (weights summed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from .._jit import get_num_threads, njit, prange
 from ..errors import ExactBudgetError
 from ..model import Game, StripSet
-from ..pays.anywhere import paying_ids, paying_symbols, screen_cells, symbol_pay_units, window_symbol_counts
+from ..pays.anywhere import paying_ids, paying_symbols, screen_cells, symbol_pay_units
 from ..pays.lines import Combination
 from ..pays.scale import PayScale, pay_scale
-from ..pays.scatter import ADJACENT, scatter_pay_tables
+from ..pays.scatter import scatter_pay_tables
 from .enumerate import DEFAULT_BUDGET, HISTOGRAM_MAX, PAY_UNITS_MAX
+from .anywhere_events import DEAD, _Events, _event_sets, _events, _reel_values
 from .moments import RuleAnalysis, SpinMoments
-from .windows import ReelWindows, lexicographic_keys, strip_set_windows
+from .windows import strip_set_windows
+
 
 # Steps (alive states entering a reel x its distinct values x events) of all the event-set programmes
 # on top-capped counters (exact max win; hash-table steps take about 15 ns) ...
@@ -89,171 +89,6 @@ SUBSETS_MAX = 50_000
 SUBSET_STATES_MAX = 1 << 24
 DENSE_STATES_MAX = 1 << 16  # event sets with at most this many joint states use a plain array
 INT_CYCLE_MAX = 1 << 63  # below this, weights are exact int64 counts
-DEAD = 1 << 40  # deficit of a counter state that can never pay (an adjacent chain broken too early)
-
-
-@dataclass(frozen=True)
-class _Counters:
-    """Counters of the events, padded to the most states: ``nxt[j, s, v]`` next state after a reel
-    showing value ``v``; ``pay[j, s]`` pay units of final state ``s``; ``ok[j, s]`` it pays;
-    ``defc[j, s]`` cells still needed to pay (0 for events that may share cells); ``defr[j, s]``
-    count still needed (:data:`DEAD`: never pays)."""
-
-    nxt: np.ndarray
-    n_states: np.ndarray
-    pay: np.ndarray
-    ok: np.ndarray
-    defc: np.ndarray
-    defr: np.ndarray
-
-
-@dataclass(frozen=True)
-class _Events:
-    """The paying symbols and groups that can pay on this strip set (see the module docstring)."""
-
-    names: list  # "symbol:X" / "scatter:G"
-    cell_weight: np.ndarray  # int64[E]: cells an event's lowest paying count surely uses (0: may share cells)
-    vmax: np.ndarray  # int64[E]: largest value of one window
-    top: _Counters  # counters capped at the top listed count
-    thr: _Counters  # counters capped at the lowest paying count (pays unused)
-    knapsack: list  # per event [(count, pay units)] of listed counts with pay > 0 it can reach
-
-
-def _counter(kind: int, cap: int, vmax: int, pay_by_count: np.ndarray, low: int, weighted: bool, threshold: bool):
-    """Tables of one counter capped at ``cap`` (see :class:`_Counters`)."""
-    if kind == ADJACENT:
-        n = 2 * (cap + 1)
-        nxt = np.zeros((n, vmax + 1), dtype=np.int64)
-        for code in range(n):
-            for v in range(vmax + 1):
-                if code % 2 == 1:
-                    nxt[code, v] = code
-                elif v == 0:
-                    nxt[code, v] = code + 1
-                else:
-                    nxt[code, v] = 2 * min(code // 2 + v, cap)
-        counts = np.arange(n) // 2
-        dead = (np.arange(n) % 2 == 1) & (counts < low)
-    else:
-        n = cap + 1
-        nxt = np.minimum(np.arange(n)[:, None] + np.arange(vmax + 1)[None, :], cap).astype(np.int64)
-        counts = np.arange(n)
-        dead = np.zeros(n, dtype=bool)
-    pay = pay_by_count[np.minimum(counts, len(pay_by_count) - 1)].astype(np.int64)
-    ok = counts >= low if threshold else pay > 0
-    deficit = np.maximum(low - counts, 0)
-    defr = np.where(dead, DEAD, deficit).astype(np.int64)
-    defc = (deficit if weighted else np.zeros(n)).astype(np.int64)
-    return nxt, (np.zeros(n, dtype=np.int64) if threshold else pay), ok, defc, defr
-
-
-def _pack(counters: list, vmax_all: int) -> _Counters:
-    E = len(counters)
-    S = max([c[0].shape[0] for c in counters], default=1)
-    nxt = np.zeros((E, S, vmax_all + 1), dtype=np.int64)
-    pay = np.zeros((E, S), dtype=np.int64)
-    ok = np.zeros((E, S), dtype=np.bool_)
-    defc = np.zeros((E, S), dtype=np.int64)
-    defr = np.full((E, S), DEAD, dtype=np.int64)
-    n_states = np.zeros(E, dtype=np.int64)
-    for j, (t, p, o, dc, dr) in enumerate(counters):
-        n = t.shape[0]
-        nxt[j, :n, : t.shape[1]] = t
-        pay[j, :n] = p
-        ok[j, :n] = o
-        defc[j, :n] = dc
-        defr[j, :n] = dr
-        n_states[j] = n
-    return _Counters(nxt, n_states, pay, ok, defc, defr)
-
-
-def _reel_values(game: Game, windows: list[ReelWindows], ids: np.ndarray, group_index: np.ndarray):
-    """Per reel: merged window values (paying symbol cells, paying group counts) and weights."""
-    vals, weights = [], []
-    for win in windows:
-        keep = win.weights > 0
-        sym = window_symbol_counts(win.symbols[keep], ids)
-        grp = win.counts[keep][:, group_index].astype(np.int64)
-        v = np.concatenate([sym, grp], axis=1)
-        w = win.weights[keep]
-        if v.shape[1] and len(v):
-            keys = lexicographic_keys([v[:, c] for c in range(v.shape[1])])
-            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            inverse = inverse.reshape(-1)
-            merged = np.zeros(len(first), dtype=np.int64)
-            np.add.at(merged, inverse, w)
-            v, w = v[first], merged
-        elif len(v):
-            v, w = v[:1], np.array([int(w.sum())], dtype=np.int64)
-        vals.append(np.ascontiguousarray(v, dtype=np.int64))
-        weights.append(np.asarray(w, dtype=np.int64))
-    return vals, weights
-
-
-def _events(game: Game, scale: PayScale, vals: list, n_sym: int, sym_pays: np.ndarray, tables) -> tuple[_Events, list]:
-    """The events that can pay (see :class:`_Events`) and their columns among the reel values."""
-    names = paying_symbols(game)
-    groups = list(game.scatters.values())
-    cells = screen_cells(game)
-    n_cols = n_sym + len(tables.index)
-    col_max = [max((int(v[:, c].max()) if len(v) else 0) for v in vals) for c in range(n_cols)]
-    reach = [sum((int(v[:, c].max()) if len(v) else 0) for v in vals) for c in range(n_cols)]
-    specs = []  # (column, kind, pays by count, listed counts, members, is_symbol, name)
-    for j, name in enumerate(names):
-        specs.append((j, 0, sym_pays[j], sorted(game.paytable[name]), {name}, True, f"symbol:{name}"))
-    for g, gi in enumerate(tables.index):
-        group = groups[int(gi)]
-        specs.append((n_sym + g, int(tables.mode[g]), tables.pays[g], sorted(group.pays), set(group.symbols), False,
-                      f"scatter:{group.name}"))
-    chosen = []
-    for col, kind, pays, listed, members, is_symbol, name in specs:
-        paying = [k for k in listed if pays[min(k, len(pays) - 1)] > 0]
-        if not paying or paying[0] > reach[col]:
-            continue  # never pays on this strip set
-        chosen.append((col, kind, pays, listed, members, is_symbol, name, paying[0]))
-    symbol_members = set().union(*[c[4] for c in chosen if c[5]]) if chosen else set()
-    top, thr, weights, knap = [], [], [], []
-    for col, kind, pays, listed, members, is_symbol, name, low in chosen:
-        others = set().union(*[c[4] for c in chosen if c[6] != name and not c[5]]) if chosen else set()
-        independent = is_symbol or not (members & symbol_members or members & others)
-        weights.append(low if independent else 0)
-        cap = min(listed[-1], reach[col])
-        top.append(_counter(kind, cap, col_max[col], pays, low, independent, False))
-        monotone = all(pays[min(k, len(pays) - 1)] > 0 for k in listed if k >= low)
-        thr.append(_counter(kind, low, col_max[col], pays, low, independent, True) if monotone else top[-1])
-        knap.append([(k, int(pays[min(k, len(pays) - 1)])) for k in listed if k <= reach[col] and pays[min(k, len(pays) - 1)] > 0])
-    vmax_all = max(col_max, default=0)
-    ev = _Events(
-        names=[c[6] for c in chosen],
-        cell_weight=np.array(weights, dtype=np.int64),
-        vmax=np.array([col_max[c[0]] for c in chosen], dtype=np.int64),
-        top=_pack(top, vmax_all),
-        thr=_pack(thr, vmax_all),
-        knapsack=knap,
-    )
-    return ev, [c[0] for c in chosen]
-
-
-def _event_sets(ev: _Events, cells: int, limit: int) -> tuple[list, bool]:
-    """The sets of events that can pay together: (sets, complete).  When there are more than
-    ``limit``, the sets listed are every set of one or two events only (complete False)."""
-    E = len(ev.names)
-    out: list[tuple] = []
-    w = ev.cell_weight.tolist()
-
-    def grow(prefix: tuple, used: int, start: int) -> bool:
-        for j in range(start, E):
-            u = used + w[j]
-            if u <= cells:
-                out.append(prefix + (j,))
-                if len(out) > limit or not grow(prefix + (j,), u, j + 1):
-                    return False
-        return True
-
-    if grow((), 0, 0):
-        return out, True
-    pairs = [(j,) for j in range(E)] + [(j, k) for j in range(E) for k in range(j + 1, E) if w[j] + w[k] <= cells]
-    return pairs, False
 
 
 @njit(cache=True)
@@ -609,7 +444,57 @@ def analyse_scatter_pays(game: Game, strip_set: StripSet, scale: PayScale | None
     vals, weights = _reel_values(game, windows, ids, tables.index)
     n_sym = len(names)
 
-    # combinations: count distributions in Python integers
+    combinations, combo_hits, combo_units = _combination_counts(game, scale, names, vals, weights)
+    ev, columns = _events(game, scale, vals, n_sym, sym_pays, tables)
+    E = len(ev.names)
+    n_windows = [len(w) for w in weights]
+    exact_ints = cycle < INT_CYCLE_MAX
+    if exact_ints:
+        wts = [w for w in weights]
+    else:
+        wts = [w / float(win.total_weight) for w, win in zip(weights, windows)]
+    offsets = np.cumsum([0] + n_windows).astype(np.int64)
+    ev_vals = np.ascontiguousarray(np.concatenate(vals)[:, columns] if E else np.zeros((int(offsets[-1]), 0), np.int64),
+                                   dtype=np.int64)
+    flat_w = np.concatenate(wts) if wts else np.zeros(0, np.int64)
+    rem_cells = np.array([sum(game.rows[i + 1:]) for i in range(game.reels)], dtype=np.int64)
+    reel_max = np.array([[int(v.max()) if len(v) else 0 for v in np.split(ev_vals[:, j], offsets[1:-1])]
+                         for j in range(E)], dtype=np.int64).reshape(E, game.reels)
+    rem_max = np.ascontiguousarray(np.cumsum(reel_max[:, ::-1], axis=1)[:, ::-1] - reel_max)
+    inputs = (ev_vals, offsets, flat_w, rem_cells, rem_max)
+    norm = cycle if exact_ints else 1.0
+    (mean_num, second_num, hit_num, best, singles), split = _event_sums(ev, inputs, cells, exact_ints, norm, where)
+    if exact_ints:
+        # the mean from the events equals the combinations' units plus the groups' units
+        sym_units = sum(singles.get(j, 0) for j in range(E) if ev.names[j].startswith("symbol:"))
+        assert sym_units == sum(combo_units), (sym_units, sum(combo_units))
+    if split:
+        upper = _knapsack_bound(ev, cells)
+        max_exact = upper <= best
+        max_units, max_upper = best, (best if max_exact else upper)
+    else:
+        max_units, max_exact, max_upper = best, True, best
+    moments = SpinMoments(mean=float(mean_num / norm), second=float(second_num / norm), hit=float(hit_num / norm),
+                          max_units=int(max_units), max_exact=bool(max_exact), max_upper=int(max_upper), max_nodes=0)
+    histogram, note = None, None
+    if full_cycle is True or full_cycle == "auto":
+        histogram, note = _full_cycle(game, strip_set, ev, ev_vals, offsets, weights, int(max_upper) + 1, budget,
+                                      required=full_cycle is True)
+    return RuleAnalysis(
+        combinations=tuple(combinations),
+        combo_hits=tuple(combo_hits),
+        combo_units=tuple(combo_units),
+        cycle=cycle,
+        windows=windows,
+        moments=moments,
+        histogram=histogram,
+        cycle_note=note,
+    )
+
+
+def _combination_counts(game: Game, scale: PayScale, names: list, vals: list, weights: list) -> tuple[list, list, list]:
+    """Each paying (symbol, count) band with its exact hits over the cycle and its pay units (count distributions
+    convolved reel by reel in Python integers)."""
     combinations, combo_hits, combo_units = [], [], []
     unit = game.bet.line_pay_unit
     for j, name in enumerate(names):
@@ -629,97 +514,64 @@ def analyse_scatter_pays(game: Game, strip_set: StripSet, scale: PayScale | None
             combinations.append(Combination(symbol=name, count=k, pay=pays[k]))
             combo_hits.append(int(hits))
             combo_units.append(int(hits) * scale.units(game.bet.credits(pays[k], unit)))
+    return combinations, combo_hits, combo_units
 
-    # events and their sets
-    ev, columns = _events(game, scale, vals, n_sym, sym_pays, tables)
+
+def _event_sums(ev: _Events, inputs: tuple, cells: int, exact_ints: bool, norm, where: str) -> tuple[tuple, bool]:
+    """(mean, second moment, hits, best win, singles) summed over the event sets, and whether the sets had to be split
+    (pairs, then the screens paying nothing or inclusion-exclusion; the max win then bounded by a knapsack)."""
     E = len(ev.names)
-    n_windows = [len(w) for w in weights]
-    exact_ints = cycle < INT_CYCLE_MAX
-    if exact_ints:
-        wts = [w for w in weights]
-    else:
-        wts = [w / float(win.total_weight) for w, win in zip(weights, windows)]
-    offsets = np.cumsum([0] + n_windows).astype(np.int64)
-    ev_vals = np.ascontiguousarray(np.concatenate(vals)[:, columns] if E else np.zeros((int(offsets[-1]), 0), np.int64),
-                                   dtype=np.int64)
-    flat_w = np.concatenate(wts) if wts else np.zeros(0, np.int64)
     sets, complete = _event_sets(ev, cells, SUBSETS_MAX) if E else ([], True)
-    rem_cells = np.array([sum(game.rows[i + 1:]) for i in range(game.reels)], dtype=np.int64)
-    reel_max = np.array([[int(v.max()) if len(v) else 0 for v in np.split(ev_vals[:, j], offsets[1:-1])]
-                         for j in range(E)], dtype=np.int64).reshape(E, game.reels)
-    rem_max = np.ascontiguousarray(np.cumsum(reel_max[:, ::-1], axis=1)[:, ::-1] - reel_max)
-    inputs = (ev_vals, offsets, flat_w, rem_cells, rem_max)
-    norm = cycle if exact_ints else 1.0
     sums = _run_sets(ev, sets, inputs, exact_ints, False, SUBSET_TOP_WORK_MAX) if complete else None
-    split = sums is None
-    if split:
-        many = f"{len(sets):,}" if complete else f"more than {SUBSETS_MAX:,}"
-        refusal = (f"{where}: {many} sets of paying symbols and scatter groups can pay together ({E} of them on "
-                   f"{cells} cells): ")
-        sums = _run_sets(ev, [T for T in sets if len(T) <= 2], inputs, exact_ints, False, SUBSET_WORK_MAX)
-        if sums is None:
-            raise ExactBudgetError(refusal + f"the moments of the pairs take more than {SUBSET_WORK_MAX:,} steps or "
-                                             f"{SUBSET_STATES_MAX:,} alive joint counter states in one pair")
-        nothing = _nothing_pays(ev, inputs, SUBSET_WORK_MAX // 2)
-        if nothing is not None:
-            sums = sums[:2] + (norm - nothing,) + sums[3:]
-        else:
-            rest = _run_sets(ev, [T for T in sets if len(T) > 2], inputs, exact_ints, True, SUBSET_WORK_MAX) if complete else None
-            if rest is None:
-                raise ExactBudgetError(
-                    refusal + f"the hit frequency takes more than {SUBSET_WORK_MAX // 2:,} steps over the screens that pay "
-                              f"nothing, and by inclusion-exclusion more than {SUBSET_WORK_MAX:,} steps (or "
-                              f"{SUBSET_STATES_MAX:,} alive joint counter states in one set, or more than "
-                              f"{SUBSETS_MAX:,} sets)")
-            sums = sums[:2] + (sums[2] + rest[2],) + sums[3:]
-    mean_num, second_num, hit_num, best, singles = sums
-    top = ev.top
-    if exact_ints:
-        # the mean from the events equals the combinations' units plus the groups' units
-        sym_units = sum(singles.get(j, 0) for j in range(E) if ev.names[j].startswith("symbol:"))
-        assert sym_units == sum(combo_units), (sym_units, sum(combo_units))
-    if split:
-        upper = _knapsack_bound(ev, cells)
-        max_exact = upper <= best
-        max_units, max_upper = best, (best if max_exact else upper)
-    else:
-        max_units, max_exact, max_upper = best, True, best
-    moments = SpinMoments(mean=float(mean_num / norm), second=float(second_num / norm), hit=float(hit_num / norm),
-                          max_units=int(max_units), max_exact=bool(max_exact), max_upper=int(max_upper), max_nodes=0)
+    if sums is not None:
+        return sums, False
+    many = f"{len(sets):,}" if complete else f"more than {SUBSETS_MAX:,}"
+    refusal = (f"{where}: {many} sets of paying symbols and scatter groups can pay together ({E} of them on "
+               f"{cells} cells): ")
+    sums = _run_sets(ev, [T for T in sets if len(T) <= 2], inputs, exact_ints, False, SUBSET_WORK_MAX)
+    if sums is None:
+        raise ExactBudgetError(refusal + f"the moments of the pairs take more than {SUBSET_WORK_MAX:,} steps or "
+                                         f"{SUBSET_STATES_MAX:,} alive joint counter states in one pair")
+    nothing = _nothing_pays(ev, inputs, SUBSET_WORK_MAX // 2)
+    if nothing is not None:
+        return sums[:2] + (norm - nothing,) + sums[3:], True
+    rest = _run_sets(ev, [T for T in sets if len(T) > 2], inputs, exact_ints, True, SUBSET_WORK_MAX) if complete else None
+    if rest is None:
+        raise ExactBudgetError(
+            refusal + f"the hit frequency takes more than {SUBSET_WORK_MAX // 2:,} steps over the screens that pay "
+                      f"nothing, and by inclusion-exclusion more than {SUBSET_WORK_MAX:,} steps (or "
+                      f"{SUBSET_STATES_MAX:,} alive joint counter states in one set, or more than "
+                      f"{SUBSETS_MAX:,} sets)")
+    return sums[:2] + (sums[2] + rest[2],) + sums[3:], True
 
-    # full cycle
-    histogram, note = None, None
-    if full_cycle is True or full_cycle == "auto":
-        combos = 1
-        for n in n_windows:
-            combos *= n
-        size = int(max_upper) + 1
-        if combos > budget:
-            note = f"full cycle of strip set {strip_set.name!r} has {combos:,} distinct window combinations, over the budget of {budget:,}"
-        elif cycle >= INT_CYCLE_MAX:
-            note = f"cycle of strip set {strip_set.name!r} ({cycle:.3e}) does not fit 64-bit counts"
-        elif size > HISTOGRAM_MAX:
-            note = (f"full cycle of strip set {strip_set.name!r}: spin wins up to {size - 1:,} pay units need a histogram "
-                    f"of {size:,} entries, over the limit of {HISTOGRAM_MAX:,}")
-        if note is not None and full_cycle is True:
+
+def _full_cycle(game: Game, strip_set: StripSet, ev: _Events, ev_vals, offsets, weights: list, size: int, budget: int,
+                required: bool) -> tuple[np.ndarray | None, str | None]:
+    """The full cycle's histogram of spin wins (pay units), or None and why it was not enumerated (raised when
+    ``required``)."""
+    cycle = int(strip_set.cycle)
+    n_windows = [len(w) for w in weights]
+    combos = 1
+    for n in n_windows:
+        combos *= n
+    note = None
+    if combos > budget:
+        note = f"full cycle of strip set {strip_set.name!r} has {combos:,} distinct window combinations, over the budget of {budget:,}"
+    elif cycle >= INT_CYCLE_MAX:
+        note = f"cycle of strip set {strip_set.name!r} ({cycle:.3e}) does not fit 64-bit counts"
+    elif size > HISTOGRAM_MAX:
+        note = (f"full cycle of strip set {strip_set.name!r}: spin wins up to {size - 1:,} pay units need a histogram "
+                f"of {size:,} entries, over the limit of {HISTOGRAM_MAX:,}")
+    if note is not None:
+        if required:
             raise ExactBudgetError(f"{game.name}: {note}")
-        if note is None:
-            if E == 0:
-                histogram = np.array([cycle], dtype=np.int64)
-            else:
-                n_chunks = max(1, min(get_num_threads(), n_windows[0]))
-                histogram = _cycle_histogram(ev_vals, offsets, np.concatenate(weights), top.nxt, top.pay, size, n_chunks)
-            if int(histogram.sum()) != cycle:
-                raise ExactBudgetError(f"full cycle of strip set {strip_set.name!r}: counts overflowed 64 bits")
-            last = np.flatnonzero(histogram)
-            histogram = histogram[: int(last[-1]) + 1] if len(last) else histogram[:1]
-    return RuleAnalysis(
-        combinations=tuple(combinations),
-        combo_hits=tuple(combo_hits),
-        combo_units=tuple(combo_units),
-        cycle=cycle,
-        windows=windows,
-        moments=moments,
-        histogram=histogram,
-        cycle_note=note,
-    )
+        return None, note
+    if len(ev.names) == 0:
+        histogram = np.array([cycle], dtype=np.int64)
+    else:
+        n_chunks = max(1, min(get_num_threads(), n_windows[0]))
+        histogram = _cycle_histogram(ev_vals, offsets, np.concatenate(weights), ev.top.nxt, ev.top.pay, size, n_chunks)
+    if int(histogram.sum()) != cycle:
+        raise ExactBudgetError(f"full cycle of strip set {strip_set.name!r}: counts overflowed 64 bits")
+    last = np.flatnonzero(histogram)
+    return (histogram[: int(last[-1]) + 1] if len(last) else histogram[:1]), None

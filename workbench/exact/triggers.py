@@ -479,7 +479,7 @@ def scatter_trigger_counts(game: Game, strip_set: StripSet, windows: list[ReelWi
 
     ``windows``: per reel :class:`~workbench.exact.windows.ReelWindows` (a ways game with
     heights: the union over heights, as ``RuleAnalysis.windows``; or pass ``outcomes``, the
-    :class:`~workbench.exact.ways.ReelOutcomes`, whose windows are used).  ``hits`` =
+    :class:`~workbench.exact.ways_outcomes.ReelOutcomes`, whose windows are used).  ``hits`` =
     ``starts`` = ``starts_sq`` (at most one bonus per spin); with ``with_cross``, ``pay_cross``
     = sum over the cycle of weight x n x B, B the screen's whole pay (rule pays and every paying
     scatter group) in pay units, exactly (see the module docstring).

@@ -33,7 +33,7 @@ Lines games go through :class:`ExpandedStripSet`, a strip set seen through the v
 (its name, mode, weight and strips, the expanded cycle, the expanded windows and row weights):
 :func:`workbench.exact.analysis.analyse_strip_set` runs the line automaton of the variant game on
 it.  Ways games build their reel outcomes from the expanded windows
-(:func:`workbench.exact.ways.reel_outcomes`).  :func:`workbench.reference.enumerate_cycle`
+(:func:`workbench.exact.ways_outcomes.reel_outcomes`).  :func:`workbench.reference.enumerate_cycle`
 visits every stop combination and every assignment of multipliers to the visible table-wild
 cells with the same weights, and the simulator draws one multiplier per visible W cell.
 """

@@ -54,153 +54,30 @@ How each number is formed (integers except where a probability or moment is form
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
 
 from .._jit import get_num_threads, njit, prange
 from ..errors import ExactBudgetError, WorkbenchError
-from ..model import Game, Strip, StripSet
+from ..model import Game, StripSet
 from ..pays.lines import Combination
 from ..pays.scale import PayScale
 from ..pays.scatter import ADJACENT, ScatterPayTables, code_count, scatter_pay_tables, update_code
-from ..pays.ways import WaysTables, WaysTargets, outcome_features, ways_group_pay, ways_pay, ways_tables, ways_targets
+from ..pays.ways import (WaysTargets, ways_group_pay, ways_pay, ways_targets)
 from .enumerate import DEFAULT_BUDGET, HISTOGRAM_MAX, PAY_UNITS_MAX
 from .moments import RuleAnalysis, SpinMoments
-from .variants import expanded_total, expanded_windows, has_table_wilds, to_game_ids, variant_game
-from .windows import ReelWindows, lexicographic_keys, reel_windows
+from .variants import has_table_wilds, to_game_ids
+from .ways_max import _bound_tables, _max_search
+from .ways_outcomes import ReelOutcomes, _group_pay, outcome_tables, ways_game, ways_outcomes
+
 
 MAX_SEARCH_NODES_WAYS = 5_000_000  # outcomes the max-win search visits before it stops with bounds
 HIT_STATES_MAX = 200_000  # states x outcome classes of one reel in the hit-frequency walk in Python integers
 HIT_PAIRS_MAX = 20_000_000  # the same in the vectorized walk (floats)
 TERMS_MAX = 4096  # product-form terms of the second moment (terms^2 x reels floats)
 SCATTER_STATES_MAX = 100_000  # joint scatter codes x count vectors of one reel (second moment)
-
-
-# ---------------------------------------------------------------------------
-# per-reel outcomes
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ReelOutcomes:
-    """What one reel can show on a spin, reduced to what the ways pays read.
-
-    ``windows``: the reel's windows of every height with weight > 0 (height weight x
-    window weight; ``symbols`` padded with -1 below a short window; ``stop_window[h x
-    stops + s]`` = window of stop ``s`` at the ``h``-th height of ``heights``).
-    ``outcome[w]``: merged outcome of window ``w`` (-1: weight 0); per merged outcome:
-    ``cnt``, ``fa``, ``fm`` (outcomes x targets), ``sc`` (outcomes x paying groups) and
-    ``weights`` (int64, summing to ``windows.total_weight`` = ``height_total`` x
-    ``strip_total``).
-    """
-
-    windows: ReelWindows
-    heights: tuple  # ((rows, weight), ...) with weight > 0
-    height_total: int
-    strip_total: int
-    outcome: np.ndarray
-    cnt: np.ndarray
-    fa: np.ndarray
-    fm: np.ndarray
-    sc: np.ndarray
-    weights: np.ndarray
-
-    @property
-    def n_outcomes(self) -> int:
-        return len(self.weights)
-
-    @property
-    def total(self) -> int:
-        return self.windows.total_weight
-
-
-def reel_heights(game: Game, reel: int) -> tuple:
-    """((rows, weight), ...) of reel ``reel`` (0-based): ``game.heights`` or its fixed rows."""
-    spec = game.heights[reel] if game.heights is not None else None
-    if spec is None:
-        return ((game.rows[reel], 1),)
-    return tuple((int(h), int(w)) for h, w in spec if w > 0)
-
-
-def ways_game(game: Game) -> Game:
-    """The game whose symbol ids the reel outcomes use: ``game``, or with wilds whose multiplier is drawn
-    from a table its variant game (:func:`workbench.exact.variants.variant_game`); build the targets
-    from it (``ways_targets(ways_game(game), scale)``)."""
-    return variant_game(game)
-
-
-def reel_outcomes(game: Game, strip: Strip, reel: int, targets: WaysTargets, tables: ScatterPayTables) -> ReelOutcomes:
-    """The outcomes of reel ``reel`` (0-based) showing ``strip`` (see :class:`ReelOutcomes`).
-
-    With table wilds (:mod:`workbench.exact.variants`) the windows are the expanded windows of
-    the variant game (every height's over the reel's largest height, so they share one total:
-    ``strip_total`` is then strip total x T^rows per table wild the strip holds); ``targets``
-    must be those of :func:`ways_game`.
-    """
-    heights = reel_heights(game, reel)
-    height_total = sum(w for _, w in heights)
-    rows = game.rows[reel]
-    variant = variant_game(game) if has_table_wilds(game) else None
-    strip_total = int(strip.total_weight) if variant is None else expanded_total(game, strip, rows)
-    if height_total * strip_total >= 1 << 62:
-        raise ExactBudgetError(f"{game.name}: reel {reel + 1}: height weights x stop weights add up to "
-                               f"{height_total * strip_total:,}, over the limit of {1 << 62:,} of 64-bit sums")
-    syms, counts, weights, stop_window = [], [], [], []
-    offset = 0
-    for h, hw in heights:
-        rw = reel_windows(game, strip, h) if variant is None else expanded_windows(game, variant, strip, h, rows)
-        pad = np.full((len(rw.weights), rows), -1, dtype=np.int32)
-        pad[:, :h] = rw.symbols
-        syms.append(pad)
-        counts.append(rw.counts)
-        weights.append(rw.weights * hw)
-        stop_window.append(rw.stop_window + offset)
-        offset += len(rw.weights)
-    windows = ReelWindows(
-        symbols=np.ascontiguousarray(np.concatenate(syms)),
-        counts=np.ascontiguousarray(np.concatenate(counts)),
-        weights=np.concatenate(weights).astype(np.int64),
-        stop_window=np.concatenate(stop_window).astype(np.int32),
-        total_weight=height_total * strip_total,
-    )
-    cnt, fa, fm = outcome_features(targets, windows.symbols)
-    sc = windows.counts[:, tables.index].astype(np.int64) if len(tables.index) else np.zeros((len(cnt), 0), np.int64)
-    keep = windows.weights > 0
-    outcome = np.full(len(windows.weights), -1, dtype=np.int64)
-    if keep.any():
-        cols = [x[keep, j] for x in (cnt, fa, fm, sc) for j in range(x.shape[1])]
-        if cols:
-            keys = lexicographic_keys(cols)
-            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            inverse = inverse.reshape(-1)
-        else:
-            first, inverse = np.array([0]), np.zeros(int(keep.sum()), dtype=np.int64)
-        rows_kept = np.flatnonzero(keep)
-        outcome[rows_kept] = inverse
-        merged_w = np.zeros(len(first), dtype=np.int64)
-        np.add.at(merged_w, inverse, windows.weights[keep])
-        pick = rows_kept[first]
-    else:  # every stop weighs 0: cannot happen in a valid game
-        pick = np.zeros(0, dtype=np.int64)
-        merged_w = np.zeros(0, dtype=np.int64)
-    return ReelOutcomes(
-        windows=windows, heights=heights, height_total=height_total, strip_total=strip_total, outcome=outcome,
-        cnt=np.ascontiguousarray(cnt[pick]), fa=np.ascontiguousarray(fa[pick]), fm=np.ascontiguousarray(fm[pick]),
-        sc=np.ascontiguousarray(sc[pick]), weights=merged_w,
-    )
-
-
-def ways_outcomes(game: Game, strip_set: StripSet, targets: WaysTargets, tables: ScatterPayTables) -> list[ReelOutcomes]:
-    """The outcomes of every reel of ``strip_set`` (``targets``: of :func:`ways_game`)."""
-    if targets.matches.shape[0] != len(ways_game(game).symbols) + 1:
-        raise ValueError(f"{game.name}: the ways targets are not of ways_game(game) (a wild's multiplier drawn from a "
-                         "table needs the variant game's)")
-    return [reel_outcomes(game, strip, i, targets, tables) for i, strip in enumerate(strip_set.reels)]
-
-
-def outcome_tables(targets: WaysTargets, tables: ScatterPayTables, sets: list[list[ReelOutcomes]]) -> WaysTables:
-    """The compiled form (:class:`~workbench.pays.ways.WaysTables`) of the outcomes of some strip sets."""
-    return ways_tables(targets, tables, [[(r.cnt, r.fa, r.fm, r.sc) for r in reels] for reels in sets])
 
 
 # ---------------------------------------------------------------------------
@@ -370,11 +247,6 @@ def _second_moment(targets: WaysTargets, tables: ScatterPayTables, reels: list[R
     return x2, xy, y1, y2
 
 
-def _group_pay(tables: ScatterPayTables, g: int, code: int) -> int:
-    mode = int(tables.mode[g])
-    return int(tables.pays[g, min(int(code_count(mode, code)), int(tables.cap[g]))])
-
-
 def _unpaid_weight(targets: WaysTargets, tables: ScatterPayTables, reels: list[ReelOutcomes], where: str) -> int:
     """Integer weight of the screens paying nothing (targets and scatter groups)."""
     n = len(reels)
@@ -530,183 +402,6 @@ def _stacked(reels: list[ReelOutcomes]) -> tuple[np.ndarray, np.ndarray]:
     for i, r in enumerate(reels):
         wts[i, : r.n_outcomes] = r.weights
     return n_out, wts
-
-
-# ---------------------------------------------------------------------------
-# max win: upper bounds and branch and bound
-# ---------------------------------------------------------------------------
-def _bound_tables(targets: WaysTargets, tables: ScatterPayTables, reels: list[ReelOutcomes]):
-    """Per target and depth d (reels done): what its unbroken run can still pay at most, as
-    coefficients of (A, B, P) (see :mod:`workbench.pays.ways`), or -1 where it cannot reach a
-    listed count beyond d; the per-group counts still to come; and the root bound (Python int)."""
-    n = len(reels)
-    T = targets.n_targets
-    amax = [[int(r.fa[:, t].max(initial=0)) for t in range(T)] for r in reels]
-    cmax = [[int(r.cnt[:, t].max(initial=0)) for t in range(T)] for r in reels]
-    mmax = [[int(r.fm[:, t].max(initial=0)) for t in range(T)] for r in reels]
-    UA = np.full((T, n + 1), -1, dtype=object)
-    UC = np.zeros((T, n + 1), dtype=object)
-    UM = np.zeros((T, n + 1), dtype=object)
-    root = 0
-    for t in range(T):
-        for d in range(n + 1):
-            reach = d
-            while reach < n and cmax[reach][t] > 0:
-                reach += 1
-            kb = targets.count_of_run(t, reach)
-            if kb <= d:
-                continue
-            ga = gc = 1
-            gm = 0
-            for i in range(d, kb):
-                gm = gm * cmax[i][t] + gc * mmax[i][t]  # B' = B c + P m: P's coefficient in B
-                ga *= amax[i][t]
-                gc *= cmax[i][t]
-            pay = int(targets.pay_units[t, kb])
-            UA[t, d], UC[t, d], UM[t, d] = pay * ga, pay * gc, pay * gm
-        if UA[t, 0] != -1:
-            root += UA[t, 0] + UM[t, 0]
-    G = len(tables.index)
-    maxleft = np.zeros((G, n + 1), dtype=np.int64)
-    for g in range(G):
-        for d in range(n - 1, -1, -1):
-            maxleft[g, d] = maxleft[g, d + 1] + int(reels[d].sc[:, g].max(initial=0))
-        root += _group_pay(tables, g, int(min(maxleft[g, 0], tables.cap[g])) * (2 if tables.mode[g] == ADJACENT else 1))
-    return UA, UC, UM, maxleft, root
-
-
-@njit(cache=True, inline="always")
-def _node_bound(wt, d, nl, lt, la, lb, lp, lw, paid, codes, UA, UC, UM, maxleft):
-    """Upper bound of any spin below a node at depth ``d``: paid so far, what the unbroken runs
-    can still pay, and the scatter groups with every later reel at its largest count."""
-    bound = paid
-    pay = wt.pay
-    for j in range(nl):
-        t = lt[j]
-        if UA[t, d] >= 0:
-            bound += la[j] * UA[t, d] + lb[j] * UC[t, d] + lp[j] * UM[t, d]
-        else:
-            bound += pay[t, d] * lw[j]
-    for g in range(wt.gpay.shape[0]):
-        code = codes[g]
-        if wt.mode[g] == ADJACENT and code % 2 == 1:
-            bound += wt.gpay[g, min(code // 2, wt.cap[g])]
-        else:
-            bound += wt.gpay[g, min(code_count(wt.mode[g], code) + maxleft[g, d], wt.cap[g])]
-    return bound
-
-
-@njit(cache=True, inline="always")
-def _expand(wt, d, o, lt, la, lb, lp, lw, nl, paid, codes):
-    """The node at depth ``d + 1`` reached by outcome ``o`` of reel ``d``: its unbroken runs, what
-    the runs that ended have paid, the scatter codes."""
-    cnt = wt.cnt
-    pay = wt.pay
-    record = wt.record
-    kmax = wt.kmax
-    k = 0
-    inc = np.int64(0)
-    for j in range(nl[d]):
-        t = lt[d, j]
-        c = cnt[0, d, o, t]
-        if c == 0:
-            inc += pay[t, d] * lw[d, j]
-            continue
-        b = lb[d, j] * c + lp[d, j] * wt.fm[0, d, o, t]
-        a = la[d, j] * wt.fa[0, d, o, t]
-        p = lp[d, j] * c
-        r = d + 1
-        w = a + b if record[t, r] else lw[d, j]
-        if r >= kmax[t]:
-            inc += pay[t, r] * w
-            continue
-        lt[d + 1, k] = t
-        la[d + 1, k] = a
-        lb[d + 1, k] = b
-        lp[d + 1, k] = p
-        lw[d + 1, k] = w
-        k += 1
-    nl[d + 1] = k
-    paid[d + 1] = paid[d] + inc
-    for g in range(wt.gpay.shape[0]):
-        codes[d + 1, g] = update_code(wt.mode[g], wt.cap[g], codes[d, g], wt.sc[0, d, o, g])
-
-
-@njit(cache=True)
-def _max_search(wt, n_out, UA, UC, UM, maxleft, node_budget, out):
-    """Largest spin win by branch and bound, children visited best bound first; ``out``
-    receives [outcomes visited, stopped at the budget, bound at the root]."""
-    n = n_out.shape[0]
-    T = wt.pay.shape[0]
-    G = wt.gpay.shape[0]
-    width = max(T, 1)
-    lt = np.zeros((n + 1, width), dtype=np.int64)
-    la = np.zeros((n + 1, width), dtype=np.int64)
-    lb = np.zeros((n + 1, width), dtype=np.int64)
-    lp = np.zeros((n + 1, width), dtype=np.int64)
-    lw = np.zeros((n + 1, width), dtype=np.int64)
-    nl = np.zeros(n + 1, dtype=np.int64)
-    paid = np.zeros(n + 1, dtype=np.int64)
-    codes = np.zeros((n + 1, max(G, 1)), dtype=np.int64)
-    for t in range(T):
-        if wt.kmax[t] > 0:
-            lt[0, nl[0]] = t
-            la[0, nl[0]] = 1
-            lp[0, nl[0]] = 1
-            nl[0] += 1
-    max_out = 1
-    for i in range(n):
-        max_out = max(max_out, n_out[i])
-    child = np.zeros((n, max_out), dtype=np.int64)  # bound (or, on the last reel, the total) of each child
-    order = np.zeros((n, max_out), dtype=np.int64)
-    pos = np.zeros(n, dtype=np.int64)
-    best = np.int64(-1)
-    nodes = np.int64(0)
-    out[1] = 0
-    out[2] = _node_bound(wt, 0, nl[0], lt[0], la[0], lb[0], lp[0], lw[0], paid[0], codes[0], UA, UC, UM, maxleft)
-    d = 0
-    entering = True
-    while True:
-        if entering:
-            # bound every child, visit them best first
-            entering = False
-            if node_budget > 0 and nodes >= node_budget:
-                out[1] = 1
-                break
-            for o in range(n_out[d]):
-                _expand(wt, d, o, lt, la, lb, lp, lw, nl, paid, codes)
-                if d + 1 == n:
-                    total = paid[n]  # every run has ended by the last reel
-                    for g in range(G):
-                        total += wt.gpay[g, min(code_count(wt.mode[g], codes[n, g]), wt.cap[g])]
-                    child[d, o] = total
-                    if total > best:
-                        best = total
-                else:
-                    child[d, o] = _node_bound(wt, d + 1, nl[d + 1], lt[d + 1], la[d + 1], lb[d + 1], lp[d + 1], lw[d + 1],
-                                              paid[d + 1], codes[d + 1], UA, UC, UM, maxleft)
-            nodes += n_out[d]
-            if d + 1 == n:
-                pos[d] = n_out[d]
-            else:
-                order[d, : n_out[d]] = np.argsort(-child[d, : n_out[d]])
-                pos[d] = 0
-        if pos[d] >= n_out[d] or child[d, order[d, pos[d]]] <= best:
-            if d == 0:
-                break
-            d -= 1
-            pos[d] += 1
-            continue
-        _expand(wt, d, order[d, pos[d]], lt, la, lb, lp, lw, nl, paid, codes)
-        d += 1
-        entering = True
-    out[0] = nodes
-    return best
-
-
-def spin_bound(targets: WaysTargets, tables: ScatterPayTables, reels: list[ReelOutcomes]) -> int:
-    """An upper bound of the spin win in pay units (ways + paying scatter groups), as a Python int."""
-    return int(_bound_tables(targets, tables, reels)[4])
 
 
 # ---------------------------------------------------------------------------

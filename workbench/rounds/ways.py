@@ -29,7 +29,8 @@ import numpy as np
 from .._jit import njit
 from ..errors import SimulationError
 from ..exact.enumerate import PAY_UNITS_MAX
-from ..exact.ways import outcome_tables, spin_bound, ways_game, ways_outcomes
+from ..exact.ways_max import spin_bound
+from ..exact.ways_outcomes import outcome_tables, ways_game, ways_outcomes
 from ..model import Game
 from ..pays.scale import pay_scale
 from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_pay_tables, update_code

@@ -1,0 +1,160 @@
+"""The hit-frequency kernel of the moments (:mod:`.moments`): ``1 - P(nothing pays)``, following only the paths
+on which nothing has paid yet (states: the undecided lines and the scatter counts), reel by reel."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import njit
+from ..pays.scatter import update_code
+
+
+# ---------------------------------------------------------------------------
+# P(nothing pays): follow unpaid paths only
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _state_hash(lines, states, n, codes):
+    h = np.uint64(1469598103934665603)
+    for j in range(n):
+        h = (h ^ (np.uint64(lines[j]) << np.uint64(20) | np.uint64(states[j]))) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    for g in range(codes.shape[0]):
+        h = (h ^ np.uint64(codes[g] + 7919)) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(31)
+    h ^= h >> np.uint64(33)
+    h *= np.uint64(0xFF51AFD7ED558CCD)
+    h ^= h >> np.uint64(33)
+    return h
+
+
+@njit(cache=True)
+def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel, line_rows,
+                 trans, gain, live, mode, cap):
+    """One reel of the unpaid-path recursion: keep only transitions that pay nothing."""
+    n_states = ptr.shape[0] - 1
+    n_groups = codes.shape[1]
+    n_lines = line_rows.shape[0]
+    n_win = win_sym.shape[0]
+    cap_t = 1024
+    table = np.full(cap_t, -1, dtype=np.int64)
+    keys = np.zeros(cap_t, dtype=np.uint64)
+    size = 256
+    nnz_cap = 1024
+    nptr = np.zeros(size + 1, dtype=np.int64)
+    nline = np.empty(nnz_cap, dtype=np.int32)
+    nstate = np.empty(nnz_cap, dtype=np.int32)
+    ncodes = np.empty((size, n_groups), dtype=np.int64)
+    nprob = np.empty(size)
+    tmp_line = np.empty(n_lines, dtype=np.int32)
+    tmp_state = np.empty(n_lines, dtype=np.int32)
+    tmp_codes = np.empty(n_groups, dtype=np.int64)
+    n_codes = 1
+    for g in range(n_groups):
+        n_codes = max(n_codes, 2 * cap[g] + 2)
+    size_direct = 1
+    for g in range(n_groups):
+        size_direct = min(size_direct * n_codes, 1 << 16)  # never past 64 bits, however many groups
+    direct = np.full(size_direct, -1, dtype=np.int64)
+    n_direct = direct.shape[0]
+    count = 0
+    nnz = 0
+    for a in range(n_states):
+        pa = prob[a]
+        for w in range(n_win):
+            k = 0
+            paid = False
+            for j in range(ptr[a], ptr[a + 1]):
+                l = lline[j]
+                st = lstate[j]
+                sym = win_sym[w, line_rows[l, reel]]
+                if gain[st, sym] > 0:
+                    paid = True
+                    break
+                s2 = trans[st, sym]
+                if live[s2]:
+                    tmp_line[k] = l
+                    tmp_state[k] = s2
+                    k += 1
+            if paid:
+                continue
+            key = 0
+            for g in range(n_groups):
+                tmp_codes[g] = update_code(mode[g], cap[g], codes[a, g], win_cnt[w, g])
+                # keys past the direct table are not used: stop there instead of overflowing
+                key = key * n_codes + tmp_codes[g] if key < n_direct else n_direct
+            if k == 0 and key < direct.shape[0] and direct[key] >= 0:
+                # fast path: no undecided line left, state known by its scatter codes alone
+                nprob[direct[key]] += pa * win_p[w]
+                continue
+            h = _state_hash(tmp_line, tmp_state, k, tmp_codes)
+            slot = np.int64(h & np.uint64(cap_t - 1))
+            idx = -1
+            while table[slot] != -1:
+                if keys[slot] == h:
+                    cand = table[slot]
+                    same = nptr[cand + 1] - nptr[cand] == k
+                    if same:
+                        for g in range(n_groups):
+                            if ncodes[cand, g] != tmp_codes[g]:
+                                same = False
+                    if same:
+                        b = nptr[cand]
+                        for j in range(k):
+                            if nline[b + j] != tmp_line[j] or nstate[b + j] != tmp_state[j]:
+                                same = False
+                                break
+                    if same:
+                        idx = cand
+                        break
+                slot = (slot + 1) & (cap_t - 1)
+            if idx == -1:
+                if count == size:
+                    size *= 2
+                    t1 = np.zeros(size + 1, dtype=np.int64)
+                    t1[: count + 1] = nptr[: count + 1]
+                    nptr = t1
+                    t2 = np.empty((size, n_groups), dtype=np.int64)
+                    t2[:count] = ncodes[:count]
+                    ncodes = t2
+                    t3 = np.empty(size)
+                    t3[:count] = nprob[:count]
+                    nprob = t3
+                if nnz + k > nnz_cap:
+                    nnz_cap = max(2 * nnz_cap, nnz + k)
+                    t4 = np.empty(nnz_cap, dtype=np.int32)
+                    t4[:nnz] = nline[:nnz]
+                    nline = t4
+                    t5 = np.empty(nnz_cap, dtype=np.int32)
+                    t5[:nnz] = nstate[:nnz]
+                    nstate = t5
+                if 2 * (count + 1) > cap_t:
+                    cap_t *= 2
+                    table = np.full(cap_t, -1, dtype=np.int64)
+                    keys = np.zeros(cap_t, dtype=np.uint64)
+                    for e in range(count):
+                        b = nptr[e]
+                        hh = _state_hash(nline[b:], nstate[b:], nptr[e + 1] - b, ncodes[e])
+                        s = np.int64(hh & np.uint64(cap_t - 1))
+                        while table[s] != -1:
+                            s = (s + 1) & (cap_t - 1)
+                        table[s] = e
+                        keys[s] = hh
+                    slot = np.int64(h & np.uint64(cap_t - 1))
+                    while table[slot] != -1:
+                        slot = (slot + 1) & (cap_t - 1)
+                idx = count
+                count += 1
+                for j in range(k):
+                    nline[nnz + j] = tmp_line[j]
+                    nstate[nnz + j] = tmp_state[j]
+                nnz += k
+                nptr[idx + 1] = nnz
+                for g in range(n_groups):
+                    ncodes[idx, g] = tmp_codes[g]
+                nprob[idx] = 0.0
+                table[slot] = idx
+                keys[slot] = h
+                if k == 0 and key < direct.shape[0]:
+                    direct[key] = idx
+            nprob[idx] += pa * win_p[w]
+    return nptr[: count + 1].copy(), nline[:nnz].copy(), nstate[:nnz].copy(), ncodes[:count].copy(), nprob[:count].copy()
