@@ -2,7 +2,7 @@
 
 For every game (default: the shipped reelsets, and ``reelsets/examples/*.toml`` when that
 folder exists) the run is checked from its exact integer sums
-(:func:`workbench.simulate.results.check_invariants`):
+(:func:`workbench.simulate.invariants.check_invariants`):
 
 - no round above its mode's max-win cap (Bier Haus: the cap in currency at the reference
   stake; a game whose rounds are single base spins: its exact PAR maximum);
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from workbench import load_game  # noqa: E402
 from workbench.errors import WorkbenchError  # noqa: E402
 from workbench.simulate import round_model, simulate  # noqa: E402
-from workbench.simulate.results import InvariantCheck, check_invariants  # noqa: E402
+from workbench.simulate.invariants import InvariantCheck, check_invariants  # noqa: E402
 
 DEFAULT_ROUNDS = 100_000_000
 

@@ -217,3 +217,63 @@ def test_the_architecture_doc_names_every_layer_and_module_group():
         if len(parts) == 3 and MODULES[module].name != "__init__.py":
             # every module of a layer package is listed by its file name
             assert f"{parts[2]}.py" in doc or f"{parts[1]}/{parts[2]}" in doc or parts[1] == "widgets" or parts[1] == "report", module
+
+
+# -- sizes: a module holds one concern, a function one step ------------------------------------------------------
+MODULE_LINES_MAX = 700
+FUNCTION_LINES_MAX = 100  # lines of code, the docstring left out
+_BESPOKE = ("a shipped game's own round template, retired when the game is written as data on the general "
+            "templates (docs/architecture.md, 'Shipped games')")
+# reasoned exceptions, "path" (a module) or "path:function"; an entry no longer needed fails the test below
+SIZE_EXCEPTIONS = {
+    "workbench/games/bier_haus/play.py": _BESPOKE,
+    "workbench/games/bier_haus/play.py:round_model": _BESPOKE,
+    "workbench/games/super_10_stars/__init__.py:check_features": _BESPOKE,
+    "workbench/exact/cluster.py:_walk": "compiled kernel: the parallel walk keeps its per-depth bitboards, union-find "
+                                        "and sums in one frame (numba would copy them at every call of a smaller step)",
+    "workbench/exact/cluster_transfer.py:_symbol_layers": "compiled kernel: one pass over a reel's windows and the open "
+                                                          "components joins them with a union-find local to the pass",
+    "workbench/exact/cluster_transfer.py:_joint_sweep": "compiled kernel: the sweep over the joint states of every "
+                                                        "symbol and the scatter counts holds one hash table in one frame",
+    "workbench/exact/enumerate.py:_walk_max": "compiled kernel: the branch-and-bound keeps its explicit stack and "
+                                              "bounds in one frame (numba compiles no recursion across calls cheaply)",
+    "workbench/exact/unpaid.py:_unpaid_step": "compiled kernel: the next reel's unpaid paths are expanded, hashed and "
+                                              "merged in one pass over the current ones",
+}
+
+
+def _function_sizes():
+    """(key, code lines) of every function and method of the package, its docstring left out."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                first = node.body[0]
+                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                    lines -= first.end_lineno - first.lineno + 1
+                yield f"{rel}:{node.name}", lines
+
+
+def test_modules_and_functions_stay_small_or_say_why():
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MODULE_LINES_MAX and rel not in SIZE_EXCEPTIONS:
+            too_long.append(f"{rel}: {lines} lines (over {MODULE_LINES_MAX}): split it by concern")
+    for key, lines in _function_sizes():
+        if lines > FUNCTION_LINES_MAX and key not in SIZE_EXCEPTIONS:
+            too_long.append(f"{key}: {lines} lines of code (over {FUNCTION_LINES_MAX}): split it into steps")
+    assert not too_long, "\n".join(too_long)
+
+
+def test_every_size_exception_is_still_needed_and_says_why():
+    sizes = dict(_function_sizes())
+    for path in sorted(PACKAGE.rglob("*.py")):
+        sizes[path.relative_to(PACKAGE.parent).as_posix()] = len(path.read_text(encoding="utf-8").splitlines())
+    for key, reason in SIZE_EXCEPTIONS.items():
+        limit = FUNCTION_LINES_MAX if ":" in key else MODULE_LINES_MAX
+        assert key in sizes, f"{key}: no such module or function; drop it from SIZE_EXCEPTIONS"
+        assert sizes[key] > limit, f"{key}: {sizes[key]} lines, within the limit: drop it from SIZE_EXCEPTIONS"
+        assert len(reason) > 20, key

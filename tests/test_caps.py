@@ -22,7 +22,7 @@ from workbench.errors import ReelsetError, SimulationError
 from workbench.io import loads_game, reelsets_dir
 from workbench.simulate import estimate_bet_modes, estimate_rtp, round_model, simulate
 from workbench.simulate.chunks import BUCKET_EDGES, Accumulators, ChunkResult, bucket_lut, record_round, record_single
-from workbench.simulate.results import check_invariants
+from workbench.simulate.invariants import check_invariants
 
 COINS = reelsets_dir() / "examples" / "hold_and_respin_coins.toml"
 FREE = reelsets_dir() / "examples" / "ways_free_spins.toml"

@@ -1,7 +1,7 @@
 """Invariants of simulated runs (the checks of ``benchmarks/bench_invariants.py``, 200,000 rounds per game).
 
 Every shipped game is simulated and checked from its exact integer sums
-(:func:`workbench.simulate.results.check_invariants`): no round above the
+(:func:`workbench.simulate.invariants.check_invariants`): no round above the
 max-win cap (or the exact maximum of a game of single base spins), never two
 jackpots on one wager, components adding up to the total, weighted tables and
 strip-set weights compiled as the file gives them, RTP = total won / (rounds x
@@ -23,7 +23,8 @@ from workbench.simulate import round_model, simulate
 from workbench.simulate.chunks import ChunkResult
 from workbench.simulate.jackpots import simulate_jackpots
 from workbench.simulate.model import JackpotTier
-from workbench.simulate.results import SimulationResult, check_invariants
+from workbench.simulate.invariants import check_invariants
+from workbench.simulate.results import SimulationResult
 
 ROUNDS = 200_000
 SEED = 11

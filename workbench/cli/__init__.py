@@ -30,14 +30,23 @@ __all__ = ["EXIT_INTERRUPTED", "EXIT_OK", "EXIT_PROBLEM", "EXIT_TERMINATED", "EX
 
 
 # ---------------------------------------------------------------------------
+# argument types shared by the commands
+_SEED = whole_number(0, MAX_SEED, " (2^63 - 1)")
+_WORKERS = whole_number(1, MAX_WORKERS)
+_SPINS = whole_number(1, MAX_SPINS, " (10^13)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="workbench", description="Slot-game mathematics workbench.")
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    seed = whole_number(0, MAX_SEED, " (2^63 - 1)")
-    workers = whole_number(1, MAX_WORKERS)
-    spins = whole_number(1, MAX_SPINS, " (10^13)")
+    for add in (_add_validate, _add_par, _add_simulate, _add_rtp, _add_report, _add_tune, _add_warm, _add_list):
+        add(sub)
+    return parser
 
+
+def _add_validate(sub) -> None:
+    """``workbench validate``."""
     p = sub.add_parser("validate", help="check reelset files: the format, and everything par, simulate, rtp, report and "
                                         "tune need of them (so 'ok' means every command runs); print every problem, "
                                         "then design warnings; exit 2 if any problem (or, with --strict, any warning)")
@@ -46,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print a JSON object per file (errors and warnings) instead")
     p.set_defaults(func=cmd_validate)
 
+
+def _add_par(sub) -> None:
+    """``workbench par``."""
     p = sub.add_parser("par", help="exact PAR sheet of a game's base game")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset, the gallery (reelsets/examples/) included")
@@ -60,12 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="z of the printed volatility index beside the exact 90 %% one (default 1.65, as many PAR sheets print)")
     p.set_defaults(func=cmd_par)
 
+
+def _add_simulate(sub) -> None:
+    """``workbench simulate``."""
     p = sub.add_parser("simulate", help="simulate complete rounds end to end")
     p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
-    p.add_argument("--spins", type=spins, default=1_000_000,
+    p.add_argument("--spins", type=_SPINS, default=1_000_000,
                    help=f"rounds to play: 1 to {MAX_SPINS:,} (10^13); default 1,000,000")
-    p.add_argument("--seed", type=seed, default=1, help="0 to 2^63 - 1 (default 1)")
-    p.add_argument("--workers", type=workers, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--seed", type=_SEED, default=1, help="0 to 2^63 - 1 (default 1)")
+    p.add_argument("--workers", type=_WORKERS, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address, help="run the chunks on this Dask scheduler")
     p.add_argument("--stake", type=positive_number,
                    help="total bet in currency, above 0 (caps, jackpots); default: the game's reference stake")
@@ -82,14 +97,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress report on stderr")
     p.set_defaults(func=cmd_simulate)
 
+
+def _add_rtp(sub) -> None:
+    """``workbench rtp``."""
     p = sub.add_parser("rtp", help="RTP by exact base game + conditional simulation of features")
     p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--precision", type=fraction, default=None,
                    help="target 95 %% half-width x the mode's cost (a fraction above 0 and below 1; 0.0002 = 0.02 %%). "
                         f"Default: a first answer to ± {100 * FIRST_ANSWER_PRECISION:g} %% within "
                         f"{FIRST_ANSWER_SECONDS:g} s (all bet modes together; the output says the precision reached)")
-    p.add_argument("--seed", type=seed, default=1, help="0 to 2^63 - 1 (default 1)")
-    p.add_argument("--workers", type=workers, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--seed", type=_SEED, default=1, help="0 to 2^63 - 1 (default 1)")
+    p.add_argument("--workers", type=_WORKERS, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
     p.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address)
     p.add_argument("--stake", type=positive_number, help="total bet in currency, above 0")
     p.add_argument("--max-seconds", type=positive_number,
@@ -106,19 +124,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress report on stderr")
     p.set_defaults(func=cmd_rtp)
 
+
+def _add_report(sub) -> None:
+    """``workbench report``."""
     from ..report.defaults import DEFAULT_PRECISION, DEFAULT_SEED, DEFAULT_SPINS
 
     p = sub.add_parser("report", help="reviewer report: executed notebook, HTML, PAR sheet as .xlsx/CSV/JSON")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset, one subfolder of --out per game")
-    p.add_argument("--spins", type=spins, default=DEFAULT_SPINS,
+    p.add_argument("--spins", type=_SPINS, default=DEFAULT_SPINS,
                    help=f"rounds of the end-to-end simulation: 1 to {MAX_SPINS:,} (10^13); default {DEFAULT_SPINS:,}")
-    p.add_argument("--seed", type=seed, default=DEFAULT_SEED, help="0 to 2^63 - 1")
+    p.add_argument("--seed", type=_SEED, default=DEFAULT_SEED, help="0 to 2^63 - 1")
     p.add_argument("--precision", type=fraction, default=DEFAULT_PRECISION,
                    help=f"target 95 %% half-width of the RTP estimate (a fraction above 0 and below 1; default {DEFAULT_PRECISION})")
     p.add_argument("--stakes", type=positive_number, nargs="+", metavar="STAKE",
                    help="stake levels (currency, each above 0); default: the game's stake ladder")
-    p.add_argument("--workers", type=workers, default=1,
+    p.add_argument("--workers", type=_WORKERS, default=1,
                    help=f"local worker processes (1 to {MAX_WORKERS}; results do not depend on it)")
     p.add_argument("--out", metavar="DIR", type=path_text, help="output folder (default: reports/GAME)")
     p.add_argument("--max-seconds", type=positive_number,
@@ -127,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_report)
 
+
+def _add_tune(sub) -> None:
+    """``workbench tune``."""
     p = sub.add_parser("tune", help="reach a target RTP with the fewest stop changes, keeping chosen figures; confirm it "
                                     "on the tuned file",
                        epilog="exit status: 0 every target reached (confirmed on the tuned file); 2 bad input; 3 a "
@@ -162,14 +186,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-steps", type=whole_number(1, 1000), default=12, help="search steps (default 12)")
     p.add_argument("--precision", type=fraction, default=None,
                    help="95 %% half-width of the held feature estimate (games with features; default: the tolerance)")
-    p.add_argument("--seed", type=seed, default=1,
+    p.add_argument("--seed", type=_SEED, default=1,
                    help="seed of the held feature estimate; confirmation k is seeded SEED + k (default 1)")
     p.add_argument("--max-seconds", type=positive_number, default=600.0,
                    help="time box of each target in seconds: held terms (at most a quarter), search and confirmations "
                         "(default 600); a confirmation it stops short is \"not confirmed\"")
     p.add_argument("--max-rounds", type=whole_number(1, 10), default=3,
                    help="most confirmations per target: after an off-target one the search aims again (default 3)")
-    p.add_argument("--workers", type=workers, default=1, help=f"local processes per estimate (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--workers", type=_WORKERS, default=1, help=f"local processes per estimate (1 to {MAX_WORKERS}; default 1)")
     p.add_argument("--no-confirm", action="store_true",
                    help="do not re-estimate the tuned file: a result with a simulated part is then \"not confirmed\"")
     p.add_argument("--reestimate", action="store_true", help=argparse.SUPPRESS)  # what the confirmation now always does
@@ -182,14 +206,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tune)
 
+
+def _add_warm(sub) -> None:
+    """``workbench warm``."""
     p = sub.add_parser("warm", help="compile and cache the code a game needs (make does this for the shipped games)")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset, the gallery (reelsets/examples/) included")
     p.set_defaults(func=cmd_warm)
 
+
+def _add_list(sub) -> None:
+    """``workbench list``."""
     p = sub.add_parser("list", help="list the shipped games")
     p.set_defaults(func=cmd_list)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:

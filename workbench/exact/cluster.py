@@ -252,17 +252,7 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
     pays = np.ascontiguousarray(all_pays[ids]) if len(ids) else np.zeros((0, all_pays.shape[1]), np.int64)
     max_size = pays.shape[1] - 1
     combinations = cluster_combinations(game)
-    combo_of = np.full((len(names), max_size + 1), -1, dtype=np.int64)
-    min_size = np.zeros(len(names), dtype=np.int64)
-    k = 0
-    for j, name in enumerate(names):
-        listed = sorted(game.paytable[name])
-        paying = [s for s in listed if game.paytable[name][s] > 0]
-        min_size[j] = paying[0]
-        for s in paying:
-            upper = listed[listed.index(s) + 1] if listed.index(s) + 1 < len(listed) else max_size + 1
-            combo_of[j, s:min(upper, max_size + 1)] = k
-            k += 1
+    combo_of, min_size = _size_bands(game, names, max_size)
     limit = budget if full_cycle is True else min(budget, CLUSTER_COMBINATIONS_MAX)
     windows = strip_set_windows(game, strip_set)
     reels = _reel_values(game, windows, ids, wild_ids, tables.index)
@@ -287,25 +277,7 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
                                    f"{combos:,} distinct window combinations, over the budget of {limit:,}")
         return _transfer(game, strip_set, scale, reels, windows, pays, combo_of, combinations, cycle, upper, tables,
                          spays, combos, limit)
-    first_total = int(reels[0][3].sum())  # reel 1's total weight
-    split = cycle * cells >= INT_CYCLE_MAX  # then reel 1's weights are multiplied in afterwards, in Python integers
-    if split and (cycle // first_total) * cells >= INT_CYCLE_MAX:
-        raise ExactBudgetError(f"{where}: the cycle ({cycle:,}) without reel 1 times the {cells} cells does not fit the "
-                               f"64-bit counts of the cluster analysis; simulate the game instead")
-    if upper >= PAY_UNITS_MAX:
-        raise ExactBudgetError(f"{where}: a spin could pay up to {upper:,} pay units, over the limit of "
-                               f"{PAY_UNITS_MAX:,} of 64-bit sums")
-    size = upper + 1
-    note = None
-    if full_cycle is not False and split:
-        note = f"cycle of strip set {strip_set.name!r} ({cycle:.3e}) does not fit 64-bit counts"
-        if full_cycle is True:
-            raise ExactBudgetError(f"{game.name}: {note}")
-    elif full_cycle is not False and size > HISTOGRAM_MAX:
-        note = (f"full cycle of strip set {strip_set.name!r}: spin wins up to {upper:,} pay units need a histogram of "
-                f"{size:,} entries, over the limit of {HISTOGRAM_MAX:,}")
-        if full_cycle is True:
-            raise ExactBudgetError(f"{game.name}: {note}")
+    split, size, note = _walk_plan(game, strip_set, cells, int(reels[0][3].sum()), upper, full_cycle)
     want_hist = size <= HISTOGRAM_MAX and not split
     offsets = np.cumsum([0] + [len(r[3]) for r in reels]).astype(np.int64)
     n_total = int(offsets[-1])
@@ -318,24 +290,8 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
         masks, wmask, gcnt, weights, offsets, pays, combo_of, min_size, np.int64(rows), np.int64(cells),
         tables.mode.astype(np.int64), tables.cap.astype(np.int64), np.ascontiguousarray(spays, dtype=np.int64),
         np.int64(size if want_hist else 1), np.int64(len(combinations)), np.int64(n_chunks), split)
-    if split:  # one row per window of reel 1: weigh the rows by reel 1's weights exactly
-        rw = [int(w) for w in reels[0][3].tolist()]
-
-        def weigh(a):
-            a = np.asarray(a)
-            a = a[:, None] if a.ndim == 1 else a
-            return [sum(w * int(x) for w, x in zip(rw, column)) for column in a.T.tolist()]
-
-        total_weight = weigh(hist[:, :1])[0]
-        hit_num = weigh(hitw)[0]
-        hits_num, clusters_num = weigh(chits), weigh(cclus)
-        sums = np.array([[sum(w * x for w, x in zip(rw, sums[:, 0].tolist())),
-                          sum(w * x for w, x in zip(rw, sums[:, 1].tolist()))]])
-    else:
-        total_weight = int(hist.sum())
-        hit_num = int(hitw.sum())
-        hits_num = [int(h) for h in chits.sum(axis=0).tolist()]
-        clusters_num = [int(n) for n in cclus.sum(axis=0).tolist()]
+    total_weight, hit_num, hits_num, clusters_num, sums = _walk_totals(hist, sums, hitw, chits, cclus,
+                                                                       reels[0][3] if split else None)
     total = hist.sum(axis=0)
     if total_weight != cycle:
         raise ExactBudgetError(f"{where}: the cluster walk's counts do not add up to the cycle (64-bit overflow)")
@@ -366,6 +322,69 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
         histogram=histogram,
         cycle_note=note,
     )
+
+
+def _walk_plan(game: Game, strip_set: StripSet, cells: int, first_total: int, upper: int,
+               full_cycle: bool | str) -> tuple[bool, int, str | None]:
+    """(split, histogram size, why there is no full cycle) of the cluster walk: ``split`` when the cycle times the
+    cells does not fit 64-bit counts (reel 1's weights ``first_total`` are then multiplied in afterwards, in Python
+    integers); raises :class:`~workbench.errors.ExactBudgetError` when even that does not fit, or a spin's pay
+    ``upper`` (pay units) is over the 64-bit sums, or the full cycle is required and cannot be built."""
+    where = f"{game.name}: strip set {strip_set.name!r}"
+    cycle = int(strip_set.cycle)
+    split = cycle * cells >= INT_CYCLE_MAX
+    if split and (cycle // first_total) * cells >= INT_CYCLE_MAX:
+        raise ExactBudgetError(f"{where}: the cycle ({cycle:,}) without reel 1 times the {cells} cells does not fit the "
+                               f"64-bit counts of the cluster analysis; simulate the game instead")
+    if upper >= PAY_UNITS_MAX:
+        raise ExactBudgetError(f"{where}: a spin could pay up to {upper:,} pay units, over the limit of "
+                               f"{PAY_UNITS_MAX:,} of 64-bit sums")
+    size = upper + 1
+    note = None
+    if full_cycle is not False and split:
+        note = f"cycle of strip set {strip_set.name!r} ({cycle:.3e}) does not fit 64-bit counts"
+    elif full_cycle is not False and size > HISTOGRAM_MAX:
+        note = (f"full cycle of strip set {strip_set.name!r}: spin wins up to {upper:,} pay units need a histogram of "
+                f"{size:,} entries, over the limit of {HISTOGRAM_MAX:,}")
+    if note is not None and full_cycle is True:
+        raise ExactBudgetError(f"{game.name}: {note}")
+    return split, size, note
+
+
+def _size_bands(game: Game, names: list, max_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``combo_of[j, size]``: the combination (paying size band of symbol ``j``) a cluster of ``size`` pays as, -1
+    for none; ``min_size[j]``: the smallest paying cluster of symbol ``j``."""
+    combo_of = np.full((len(names), max_size + 1), -1, dtype=np.int64)
+    min_size = np.zeros(len(names), dtype=np.int64)
+    k = 0
+    for j, name in enumerate(names):
+        listed = sorted(game.paytable[name])
+        paying = [s for s in listed if game.paytable[name][s] > 0]
+        min_size[j] = paying[0]
+        for s in paying:
+            upper = listed[listed.index(s) + 1] if listed.index(s) + 1 < len(listed) else max_size + 1
+            combo_of[j, s:min(upper, max_size + 1)] = k
+            k += 1
+    return combo_of, min_size
+
+
+def _walk_totals(hist, sums, hitw, chits, cclus, first_weights) -> tuple:
+    """(total weight, hit weight, hits per combination, clusters per combination, pay sums) of the walk's per-chunk
+    rows; with ``first_weights`` (a cycle too long for 64-bit counts) each row is one window of reel 1, weighed by
+    its weight exactly in Python integers."""
+    if first_weights is None:
+        return (int(hist.sum()), int(hitw.sum()), [int(h) for h in chits.sum(axis=0).tolist()],
+                [int(n) for n in cclus.sum(axis=0).tolist()], sums)
+    rw = [int(w) for w in first_weights.tolist()]
+
+    def weigh(a):
+        a = np.asarray(a)
+        a = a[:, None] if a.ndim == 1 else a
+        return [sum(w * int(x) for w, x in zip(rw, column)) for column in a.T.tolist()]
+
+    sums = np.array([[sum(w * x for w, x in zip(rw, sums[:, 0].tolist())),
+                      sum(w * x for w, x in zip(rw, sums[:, 1].tolist()))]])
+    return weigh(hist[:, :1])[0], weigh(hitw)[0], weigh(chits), weigh(cclus), sums
 
 
 def _transfer(game: Game, strip_set: StripSet, scale: PayScale, reels: list, windows: list, pays: np.ndarray,

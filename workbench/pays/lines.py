@@ -162,65 +162,88 @@ def build_automaton(game: Game, scale: PayScale | None = None) -> LineAutomaton:
     return _sequence_automaton(game, scale, direction)
 
 
-def _forward_automaton(game: Game, scale: PayScale) -> LineAutomaton:
-    """The automaton of the left_to_right rule (groups and multiplier wilds included)."""
-    names = list(game.symbols)
-    n = game.reels
-    unit = game.bet.line_pay_unit
-    targets = _targets(game)
-    pays = {t: dict(game.paytable[t]) for t in targets}
-    order = {s: i for i, s in enumerate(names + [g for g in game.groups if g not in game.symbols])}
-    groups = {g: frozenset(m) for g, m in game.groups.items() if g not in game.symbols}
-    combine_sum = game.pays.combine == "sum"
-    wild_only = game.pays.multiply_wild_only
-    mult = {s: (sym.multiplier if sym.kind == "wild" else 1) for s, sym in game.symbols.items()}
-    has_mult = any(m > 1 for m in mult.values())
-    wild_target = {t: t in game.symbols and game.symbols[t].kind == "wild" for t in targets}
+class _ForwardRule:
+    """How the left_to_right rule reads a line, symbol by symbol: which targets a symbol continues, the multiplier
+    read so far, the candidate combination a run forms and how candidates rank (pay, then count, then symbol order).
+    Pays are Fractions of the line bet; a candidate is (target, count, multiplier)."""
 
-    def matches(symbol: str, target: str) -> bool:
+    def __init__(self, game: Game):
+        self.game = game
+        self.names = list(game.symbols)
+        self.n = game.reels
+        self.targets = _targets(game)
+        self.pays = {t: dict(game.paytable[t]) for t in self.targets}
+        self.order = {s: i for i, s in enumerate(self.names + [g for g in game.groups if g not in game.symbols])}
+        self.groups = {g: frozenset(m) for g, m in game.groups.items() if g not in game.symbols}
+        self.combine_sum = game.pays.combine == "sum"
+        self.wild_only = game.pays.multiply_wild_only
+        self.mult = {s: (sym.multiplier if sym.kind == "wild" else 1) for s, sym in game.symbols.items()}
+        self.has_mult = any(m > 1 for m in self.mult.values())
+        self.wild_target = {t: t in game.symbols and game.symbols[t].kind == "wild" for t in self.targets}
+
+    def matches(self, symbol: str, target: str) -> bool:
+        groups = self.groups
         if symbol == target or (target in groups and symbol in groups[target]):
             return True
-        sym = game.symbols[symbol]
+        sym = self.game.symbols[symbol]
         if sym.kind != "wild":
             return False
-        if wild_target[target]:  # only the variants of a table wild list a wild (exact.variants): they count as it
+        if self.wild_target[target]:  # only the variants of a table wild list a wild (exact.variants): they count as it
             return target in sym.substitutes
         if target in groups:
             return not groups[target].isdisjoint(sym.substitutes)
         return target in sym.substitutes
 
-    def step_mult(m: int, symbol: str) -> int:
+    def step_mult(self, m: int, symbol: str) -> int:
         """Multiplier of the symbols read so far after ``symbol`` (sum: 1 stands for "no multiplier wild yet")."""
-        w = mult[symbol]
-        if combine_sum:
+        w = self.mult[symbol]
+        if self.combine_sum:
             return (0 if m == 1 else m) + w if w > 1 else m
         return m * w
 
-    def uses_mult(alive) -> bool:
-        return has_mult and any(wild_only or not wild_target[t] for t in alive)
+    def uses_mult(self, alive) -> bool:
+        return self.has_mult and any(self.wild_only or not self.wild_target[t] for t in alive)
 
-    combos: dict[tuple, int] = {}
-    combo_list: list[Combination] = []
-
-    def combo_of(target: str, run: int, m: int):
+    def combo_of(self, target: str, run: int, m: int):
         """The candidate of ``target`` formed when its run reaches ``run`` (None unless ``run`` is a listed count)."""
-        k = _listed_count(pays[target], run)
+        k = _listed_count(self.pays[target], run)
         if k == 0 or k != run:
             return None
-        return (target, k, 1 if wild_target[target] and not wild_only else m)
+        return (target, k, 1 if self.wild_target[target] and not self.wild_only else m)
 
-    def paid(c) -> Fraction:
-        return pays[c[0]][c[1]] * c[2] if c else Fraction(0)
+    def paid(self, c) -> Fraction:
+        return self.pays[c[0]][c[1]] * c[2] if c else Fraction(0)
 
-    def key(c):
+    def key(self, c):
         if c is None:
             return (Fraction(-1), 0, 0)
         t, k, _ = c
-        return (paid(c), k, -order[t])
+        return (self.paid(c), k, -self.order[t])
 
-    def can_improve(depth: int, alive: frozenset) -> bool:
-        return any(any(depth < k <= n and p > 0 for k, p in pays[t].items()) for t in alive)
+    def can_improve(self, depth: int, alive: frozenset) -> bool:
+        return any(any(depth < k <= self.n and p > 0 for k, p in self.pays[t].items()) for t in alive)
 
+    def next_state(self, st: tuple, s: str) -> tuple:
+        """The state after a live state ``st`` = ("live", depth, alive targets, multiplier, best candidate) reads
+        symbol ``s``."""
+        _, depth, alive, m, best = st
+        alive2 = frozenset(t for t in alive if self.matches(s, t))
+        m2 = self.step_mult(m, s) if self.uses_mult(alive2) else 1
+        best2 = best
+        for t in alive2:
+            c = self.combo_of(t, depth + 1, m2)
+            if c is not None and self.key(c) > self.key(best2):
+                best2 = c
+        if alive2 and depth + 1 < self.n and self.can_improve(depth + 1, alive2):
+            return ("live", depth + 1, alive2, m2, best2)
+        return ("done", best2)
+
+
+def _forward_automaton(game: Game, scale: PayScale) -> LineAutomaton:
+    """The automaton of the left_to_right rule (groups and multiplier wilds included)."""
+    rule = _ForwardRule(game)
+    names, targets, n = rule.names, rule.targets, rule.n
+    unit = game.bet.line_pay_unit
     states: dict[tuple, int] = {}
     info: list[tuple] = []
 
@@ -230,7 +253,7 @@ def _forward_automaton(game: Game, scale: PayScale) -> LineAutomaton:
             info.append(st)
         return states[st]
 
-    start = ("live", 0, frozenset(targets), 1, None) if targets and can_improve(0, frozenset(targets)) else ("done", None)
+    start = ("live", 0, frozenset(targets), 1, None) if targets and rule.can_improve(0, frozenset(targets)) else ("done", None)
     state_id(start)
     trans_rows: list[list[int]] = []
     gain_rows: list[list[int]] = []
@@ -249,26 +272,25 @@ def _forward_automaton(game: Game, scale: PayScale) -> LineAutomaton:
             row_t = [i] * len(names)
             row_g = [0] * len(names)
         else:
-            _, depth, alive, m, best = st
+            best = st[4]
             for s in names:
-                alive2 = frozenset(t for t in alive if matches(s, t))
-                m2 = step_mult(m, s) if uses_mult(alive2) else 1
-                best2 = best
-                for t in alive2:
-                    c = combo_of(t, depth + 1, m2)
-                    if c is not None and key(c) > key(best2):
-                        best2 = c
-                if alive2 and depth + 1 < n and can_improve(depth + 1, alive2):
-                    nxt = ("live", depth + 1, alive2, m2, best2)
-                else:
-                    nxt = ("done", best2)
+                nxt = rule.next_state(st, s)
                 row_t.append(state_id(nxt))
-                gain = paid(best2) - paid(best)
+                gain = rule.paid(nxt[1] if nxt[0] == "done" else nxt[4]) - rule.paid(best)
                 row_g.append(scale.units(game.bet.credits(Fraction(gain), unit)))
         trans_rows.append(row_t)
         gain_rows.append(row_g)
         i += 1
+    return _forward_tables(game, scale, rule, info, trans_rows, gain_rows)
 
+
+def _forward_tables(game: Game, scale: PayScale, rule: _ForwardRule, info: list, trans_rows: list,
+                    gain_rows: list) -> LineAutomaton:
+    """The :class:`LineAutomaton` of the states ``info`` (their transitions and gains in pay units), with the
+    combinations ordered as a PAR sheet lists them."""
+    unit = game.bet.line_pay_unit
+    combos: dict[tuple, int] = {}
+    combo_list: list[Combination] = []
     combo_index = np.full(len(info), -1, dtype=np.int32)
     pay_units = np.zeros(len(info), dtype=np.int64)
     for sid, st in enumerate(info):
@@ -276,16 +298,18 @@ def _forward_automaton(game: Game, scale: PayScale) -> LineAutomaton:
         if best is not None:
             if best not in combos:
                 combos[best] = len(combo_list)
-                combo_list.append(Combination(best[0], best[1], pays[best[0]][best[1]], best[2]))
+                combo_list.append(Combination(best[0], best[1], rule.pays[best[0]][best[1]], best[2]))
             combo_index[sid] = combos[best]
-            pay_units[sid] = scale.units(game.bet.credits(paid(best), unit))
+            pay_units[sid] = scale.units(game.bet.credits(rule.paid(best), unit))
     # order combinations as a PAR sheet lists them: by symbol order, then count, then multiplier
+    order = rule.order
     sort = sorted(range(len(combo_list)),
                   key=lambda c: (order[combo_list[c].symbol], combo_list[c].count, combo_list[c].multiplier))
     remap = np.empty(len(combo_list), dtype=np.int32)
     remap[sort] = np.arange(len(sort), dtype=np.int32)
     if combo_list:
         combo_index = np.where(combo_index >= 0, remap[np.maximum(combo_index, 0)], -1).astype(np.int32)
+    names = rule.names
     return LineAutomaton(
         trans=np.asarray(trans_rows, dtype=np.int32).reshape(len(info), len(names)),
         gain=np.asarray(gain_rows, dtype=np.int64).reshape(len(info), len(names)),
@@ -293,9 +317,8 @@ def _forward_automaton(game: Game, scale: PayScale) -> LineAutomaton:
         combo=combo_index,
         pay_units=pay_units,
         combinations=tuple(combo_list[c] for c in sort),
-        n_reels=n,
+        n_reels=rule.n,
     )
-
 
 def _sequence_automaton(game: Game, scale: PayScale, direction: str, forward: LineAutomaton | None = None) -> LineAutomaton:
     """The automaton of ``direction`` built from the pay of every sequence of symbol classes.

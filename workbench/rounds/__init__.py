@@ -107,54 +107,6 @@ def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
 
 def check_free_spins(features: dict, report, refs: dict) -> None:
     """Cross-checks of a free-spins game's ``[features]`` beyond their types (key paths from the file root)."""
-    from ..model.params import MAX_COUNT, describe
-
-    def check_spins_table(table, key: str, min_count: int, report) -> None:
-        """The entries of a free-spins table (``free_spins_table`` / ``retrigger_table``): ``spins`` = a whole number
-        0..MAX_FREE_SPINS, optional ``count`` = the least trigger count the entry is drawn for (every entry or none),
-        a positive total weight for each count, and some entry of positive weight awarding 1 spin or more."""
-        by_count: dict = {}
-        ok = True
-        for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
-            path = ("tables", table.name, "entries", i)
-            extra = sorted(set(entry) - {"spins", "count"})
-            if extra:
-                report(path + (extra[0],), f"unknown key {extra[0]!r} in a free-spins table entry (read by [features] {key}: "
-                                           "{ spins = n, weight = w }, optional count = c)")
-                ok = False
-            spins = entry.get("spins")
-            if spins is None:
-                report(path, f"a free-spins table entry needs spins = n (read by [features] {key})")
-                ok = False
-            elif isinstance(spins, bool) or not isinstance(spins, int) or not 0 <= spins <= MAX_FREE_SPINS:
-                report(path + ("spins",), f"spins must be a whole number 0 to {MAX_FREE_SPINS:,}, got {describe(spins)}")
-                ok = False
-            if "count" in entry:
-                count = parse_count(entry["count"]) if isinstance(entry["count"], int) else None
-                if count is None:
-                    report(path + ("count",), f"count must be a whole number 1 to {MAX_COUNT:,}, got {describe(entry['count'])}")
-                    ok = False
-                elif count < min_count:
-                    report(path + ("count",), f"count {count} is below the trigger's min_count ({min_count})")
-                    ok = False
-                else:
-                    by_count.setdefault(count, []).append((spins, weight))
-            else:
-                by_count.setdefault(None, []).append((spins, weight))
-        if not ok:
-            return
-        if None in by_count and len(by_count) > 1:
-            report(("tables", table.name, "entries"), f"either every entry of a free-spins table names its count or none "
-                                                      f"does (read by [features] {key})")
-            return
-        for count, rows in sorted(by_count.items(), key=lambda kv: kv[0] or 0):
-            if sum(w for _, w in rows) == 0:
-                report(("tables", table.name, "entries"), f"the entries for count {count} have weights adding up to 0")
-        if not any(s >= 1 and w > 0 for rows in by_count.values() for s, w in rows):
-            report(("tables", table.name, "entries"), f"every entry awards 0 free spins (read by [features] {key}): "
-                                                      + ("the feature would never play" if key == "free_spins_table"
-                                                         else "leave retrigger_table out for no retriggers"))
-
     trigger = refs["trigger"][features["trigger"]]
     where = ("features", "trigger")
     if trigger.scatter is None:
@@ -177,7 +129,7 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
         if fixed in features and drawn in features:
             report(("features", drawn), f"give {fixed} (spins by count) or {drawn} (spins drawn from a table), not both")
         elif drawn in features:
-            check_spins_table(refs["table"][features[drawn]], drawn, trigger.min_count, report)
+            _check_spins_table(refs["table"][features[drawn]], drawn, trigger.min_count, report)
     if "free_spins" not in features and "free_spins_table" not in features:
         report(("features",), "the free spins need free_spins = { count = spins } or free_spins_table = \"TABLE\"")
     elif "free_spins" in features:
@@ -186,6 +138,72 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
             report(("features", "free_spins"), "every count awards 0 free spins: the feature would never play")
     if features["free_spins_mode"] == "base":
         report(("features", "free_spins_mode"), "the free spins need strip sets of their own mode (not \"base\")")
+    _check_free_spins_wilds(features, report, refs)
+    growth = features.get("multiplier_growth", "none")
+    for key in ("multiplier_step", "max_multiplier"):
+        if key in features and growth == "none":
+            report(("features", key), f"{key} needs multiplier_growth = \"per_spin\" or \"per_win\"")
+    if features.get("max_multiplier", MAX_MULTIPLIER) < features.get("multiplier", 1):
+        report(("features", "max_multiplier"), f"max_multiplier {features['max_multiplier']} is below the starting "
+                                               f"multiplier {features.get('multiplier', 1)}")
+    if features.get("feature_cap", 1) <= 0:
+        report(("features", "feature_cap"), "feature_cap must be above 0 x total bet (leave it out for no cap)")
+    elif "feature_cap" in features and features["feature_cap"] < features.get("min_feature_win", 0):
+        report(("features", "feature_cap"), f"feature_cap {features['feature_cap']} is below min_feature_win "
+                                            f"{features['min_feature_win']} (x total bet)")
+
+
+def _check_spins_table(table, key: str, min_count: int, report) -> None:
+    """The entries of a free-spins table (``free_spins_table`` / ``retrigger_table``): ``spins`` = a whole number
+    0..MAX_FREE_SPINS, optional ``count`` = the least trigger count the entry is drawn for (every entry or none),
+    a positive total weight for each count, and some entry of positive weight awarding 1 spin or more."""
+    from ..model.params import MAX_COUNT, describe
+
+    by_count: dict = {}
+    ok = True
+    for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
+        path = ("tables", table.name, "entries", i)
+        extra = sorted(set(entry) - {"spins", "count"})
+        if extra:
+            report(path + (extra[0],), f"unknown key {extra[0]!r} in a free-spins table entry (read by [features] {key}: "
+                                       "{ spins = n, weight = w }, optional count = c)")
+            ok = False
+        spins = entry.get("spins")
+        if spins is None:
+            report(path, f"a free-spins table entry needs spins = n (read by [features] {key})")
+            ok = False
+        elif isinstance(spins, bool) or not isinstance(spins, int) or not 0 <= spins <= MAX_FREE_SPINS:
+            report(path + ("spins",), f"spins must be a whole number 0 to {MAX_FREE_SPINS:,}, got {describe(spins)}")
+            ok = False
+        if "count" in entry:
+            count = parse_count(entry["count"]) if isinstance(entry["count"], int) else None
+            if count is None:
+                report(path + ("count",), f"count must be a whole number 1 to {MAX_COUNT:,}, got {describe(entry['count'])}")
+                ok = False
+            elif count < min_count:
+                report(path + ("count",), f"count {count} is below the trigger's min_count ({min_count})")
+                ok = False
+            else:
+                by_count.setdefault(count, []).append((spins, weight))
+        else:
+            by_count.setdefault(None, []).append((spins, weight))
+    if not ok:
+        return
+    if None in by_count and len(by_count) > 1:
+        report(("tables", table.name, "entries"), f"either every entry of a free-spins table names its count or none "
+                                                  f"does (read by [features] {key})")
+        return
+    for count, rows in sorted(by_count.items(), key=lambda kv: kv[0] or 0):
+        if sum(w for _, w in rows) == 0:
+            report(("tables", table.name, "entries"), f"the entries for count {count} have weights adding up to 0")
+    if not any(s >= 1 and w > 0 for rows in by_count.values() for s, w in rows):
+        report(("tables", table.name, "entries"), f"every entry awards 0 free spins (read by [features] {key}): "
+                                                  + ("the feature would never play" if key == "free_spins_table"
+                                                     else "leave retrigger_table out for no retriggers"))
+
+
+def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
+    """Sticky, expanding or walking wilds of the free spins: a lines game, a one-row wild named, one-row scatters."""
     wilds = features.get("free_spins_wilds", "none")
     if wilds != "none" and not refs["pays"].definition.paylines:
         report(("features", "free_spins_wilds"), f"{wilds} wilds are played on lines games (this one pays {refs['pays'].rule})")
@@ -202,18 +220,6 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
                                                  f"scatter group must be one row tall ({', '.join(tall)} is not)")
     elif "wild_symbol" in features:
         report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\" or \"walking\"")
-    growth = features.get("multiplier_growth", "none")
-    for key in ("multiplier_step", "max_multiplier"):
-        if key in features and growth == "none":
-            report(("features", key), f"{key} needs multiplier_growth = \"per_spin\" or \"per_win\"")
-    if features.get("max_multiplier", MAX_MULTIPLIER) < features.get("multiplier", 1):
-        report(("features", "max_multiplier"), f"max_multiplier {features['max_multiplier']} is below the starting "
-                                               f"multiplier {features.get('multiplier', 1)}")
-    if features.get("feature_cap", 1) <= 0:
-        report(("features", "feature_cap"), "feature_cap must be above 0 x total bet (leave it out for no cap)")
-    elif "feature_cap" in features and features["feature_cap"] < features.get("min_feature_win", 0):
-        report(("features", "feature_cap"), f"feature_cap {features['feature_cap']} is below min_feature_win "
-                                            f"{features['min_feature_win']} (x total bet)")
 
 
 def check_free_spins_round(features: dict, report, refs: dict) -> None:

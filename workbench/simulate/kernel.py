@@ -128,29 +128,7 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
             m *= int(n_windows[k, i])
         paid, ptr, line, state = _build_prefix(win_sym[k], n_windows[k], reels_in_prefix, lines.rows, lines.trans, lines.gain, lines.live)
         prefixes.append((reels_in_prefix, mult, paid, ptr, line, state))
-    max_prefix = max(len(p[2]) for p in prefixes)
-    max_nnz = max(max(len(p[4]) for p in prefixes), 1)
-    if max(int(p[2].max(initial=0)) for p in prefixes) >= 2**31 or max_nnz >= 2**31:
-        raise SimulationError(f"{game.name}: prefix pays too large for the simulator's tables")
-    # pay and first live line side by side: one cache line per spin
-    pre_info = np.zeros((n_sets, max_prefix + 1, 2), dtype=np.int32)
-    # a live line's state and its rows on the remaining reels in one integer: one read per line
-    row_bits = max(1, (max(game.rows) - 1).bit_length())
-    pre_live = np.zeros((n_sets, max_nnz), dtype=np.int32)
-    for k, (_, _, paid, ptr, line, state) in enumerate(prefixes):
-        pre_info[k, : len(paid), 0] = paid
-        pre_info[k, : len(ptr), 1] = ptr
-        k_reels = prefixes[k][0]
-        shift = row_bits * (n - k_reels)
-        if len(state) and (shift >= 31 or int(state.max()) >= 1 << (31 - shift)):
-            raise SimulationError(
-                f"{game.name}: strip set {strip_sets[k].name!r}: undecided lines need automaton state {int(state.max()):,} "
-                f"and {n - k_reels} rows of {row_bits} bits packed in 31 bits ({max(game.rows)} rows, {n} reels): too many "
-                "line states or rows for the simulator's packed tables")
-        packed = state.astype(np.int64) << shift
-        for i in range(k_reels, n):
-            packed |= lines.rows[line, i] << (row_bits * (i - k_reels))
-        pre_live[k, : len(state)] = packed
+    pre_info, pre_live, row_bits = _pack_prefixes(game, strip_sets, prefixes, lines)
     # the counts of up to 8 "anywhere" groups packed in one integer: one addition per reel counts them all
     anywhere = [g for g, grp in enumerate(game.scatters.values()) if grp.counting == "anywhere"][:8]
     packable = int(win_cnt.max(initial=0)) * n < 256
@@ -176,6 +154,37 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         pre_live=pre_live,
         row_bits=np.int64(row_bits),
     )
+
+
+def _pack_prefixes(game: Game, strip_sets: list, prefixes: list, lines: LineArrays) -> tuple:
+    """(pre_info, pre_live, row_bits): each prefix combination's pay and first live line side by side (one cache line
+    per spin), and each live line's automaton state and its rows on the remaining reels packed in one 31-bit
+    integer (one read per line); refuses pays or states the packed tables cannot hold."""
+    n, n_sets = game.reels, len(strip_sets)
+    max_prefix = max(len(p[2]) for p in prefixes)
+    max_nnz = max(max(len(p[4]) for p in prefixes), 1)
+    if max(int(p[2].max(initial=0)) for p in prefixes) >= 2**31 or max_nnz >= 2**31:
+        raise SimulationError(f"{game.name}: prefix pays too large for the simulator's tables")
+    # pay and first live line side by side: one cache line per spin
+    pre_info = np.zeros((n_sets, max_prefix + 1, 2), dtype=np.int32)
+    # a live line's state and its rows on the remaining reels in one integer: one read per line
+    row_bits = max(1, (max(game.rows) - 1).bit_length())
+    pre_live = np.zeros((n_sets, max_nnz), dtype=np.int32)
+    for k, (_, _, paid, ptr, line, state) in enumerate(prefixes):
+        pre_info[k, : len(paid), 0] = paid
+        pre_info[k, : len(ptr), 1] = ptr
+        k_reels = prefixes[k][0]
+        shift = row_bits * (n - k_reels)
+        if len(state) and (shift >= 31 or int(state.max()) >= 1 << (31 - shift)):
+            raise SimulationError(
+                f"{game.name}: strip set {strip_sets[k].name!r}: undecided lines need automaton state {int(state.max()):,} "
+                f"and {n - k_reels} rows of {row_bits} bits packed in 31 bits ({max(game.rows)} rows, {n} reels): too many "
+                "line states or rows for the simulator's packed tables")
+        packed = state.astype(np.int64) << shift
+        for i in range(k_reels, n):
+            packed |= lines.rows[line, i] << (row_bits * (i - k_reels))
+        pre_live[k, : len(state)] = packed
+    return pre_info, pre_live, row_bits
 
 
 def _check_table_bytes(game: Game, strip_sets: list, sizes: dict) -> None:

@@ -291,22 +291,8 @@ class RtpEstimate(WinStatistics):
     def __init__(self, model: RoundModel, sheet, strata_results: dict, *, seed: int, elapsed: float,
                  precision: float, interrupted: bool = False, jackpot_rtp: float = 0.0,
                  base_cap: "BaseScreenCap | None" = None):
-        self.model = model
-        self.sheet = sheet
-        self.seed = seed
-        self.elapsed = elapsed
-        self.precision = precision
-        self.interrupted = interrupted
-        #: what ended the run: "precision" (reached), "time box", "interrupted", or "exact" (nothing to simulate)
-        self.stopped_by = "interrupted" if interrupted else "precision"
-        self.wall_seconds = elapsed  # the whole call, set-up included (set by estimate_rtp)
-        cost = model.params.cost_units
-        self.cost_units = cost  # the base game's total bet in pay units
-        self.mode_cost = mode_cost(model)
-        self.unit = unit_label(model)
-        #: what was simulated: the template's trigger states, or every round end to end and why (simulate/plan.py)
-        self.plan = model.notes.get("plan") or ("exact first screen + each trigger state's exact probability x its "
-                                                "simulated mean" if model.strata else "exact first screen only")
+        self._describe_run(model, sheet, seed, elapsed, precision, interrupted)
+        cost = self.cost_units
         self.components = {k: Estimate(v, 0.0, "exact") for k, v in sheet.components.items()}
         # a paid spin whose exact first screen could not be computed (over a budget: estimate_rtp plays every round
         # end to end): the first screen's components and mean are simulated with the rest of the round
@@ -372,21 +358,9 @@ class RtpEstimate(WinStatistics):
             comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
             comp_second += p * res.comp_sq_raw / n  # realized amounts (adjustments lower the spread)
             self.strata.append(StratumEstimate(stratum.name, p, n, mx / cost, Z95 * math.sqrt(vx / n) / cost))
-        exact_idx = set(model.exact_components) if not simulated_first else set()
         if math.isinf(var):  # a state with probability but no rounds: its components are not known at all
             comp_var[:] = math.inf
-        for k, name in enumerate(model.components):
-            if k in exact_idx:
-                continue
-            if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
-                source = "simulated" if k in model.exact_components else "conditional"  # (no exact first screen)
-                self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, source)
-                if not name.startswith("cap"):
-                    self.component_second_moments[name] = comp_second[k] / cost**2
-                elif base_cap is not None:  # the first screen's cut is exact (its square over every spin: a bound)
-                    self.component_second_moments[name] = (comp_second[k] + float(base_cap.square_cut_units)) / cost**2
-                else:
-                    self.component_second_moments[name] = comp_second[k] / cost**2
+        self._add_simulated_components(comp_mean, comp_var, comp_second, simulated_first, base_cap)
         self.component_second_moments.update(exact_second_moments(sheet))
         if model.jackpots:
             self.components["jackpots"] = Estimate(jackpot_rtp, 0.0, "analytic")
@@ -402,23 +376,69 @@ class RtpEstimate(WinStatistics):
         # everything above is x the base total bet; a bet mode's figures are x its own cost
         per = self.mode_cost
         if per != 1:
-            self.components = {k: Estimate(e.value / per, e.ci95 / per, e.source) for k, e in self.components.items()}
-            self.component_second_moments = {k: v / per**2 for k, v in self.component_second_moments.items()}
-            self.strata = [StratumEstimate(s.name, s.probability, s.samples, s.mean_extra / per, s.ci95 / per)
-                           for s in self.strata]
+            self._per_mode_cost(per)
         self.game_rtp = game_rtp / per
         self.jackpot_rtp = jackpot_rtp / per
         self.rtp_ci95 = Z95 * math.sqrt(var) / cost / per if math.isfinite(var) else math.inf
         rtp = self.game_rtp + self.jackpot_rtp
         super().__init__(rtp=rtp, std=std / per, hit_frequency=hit, max_win=top / per)
         self.samples = sum(s.samples for s in self.strata)
-        self.options = {}
-        for opt in model.options:
+        self.options = self._option_rtps()
+
+    def _describe_run(self, model: RoundModel, sheet, seed: int, elapsed: float, precision: float,
+                      interrupted: bool) -> None:
+        """What the estimate is of and how it was run (the attributes besides the figures)."""
+        self.model = model
+        self.sheet = sheet
+        self.seed = seed
+        self.elapsed = elapsed
+        self.precision = precision
+        self.interrupted = interrupted
+        #: what ended the run: "precision" (reached), "time box", "interrupted", or "exact" (nothing to simulate)
+        self.stopped_by = "interrupted" if interrupted else "precision"
+        self.wall_seconds = elapsed  # the whole call, set-up included (set by estimate_rtp)
+        self.cost_units = model.params.cost_units  # the base game's total bet in pay units
+        self.mode_cost = mode_cost(model)
+        self.unit = unit_label(model)
+        #: what was simulated: the template's trigger states, or every round end to end and why (simulate/plan.py)
+        self.plan = model.notes.get("plan") or ("exact first screen + each trigger state's exact probability x its "
+                                                "simulated mean" if model.strata else "exact first screen only")
+
+    def _add_simulated_components(self, comp_mean, comp_var, comp_second, simulated_first: bool, base_cap) -> None:
+        """The simulated and conditional components (x the base total bet), with their E[component^2] per round;
+        ``comp_*`` are per pay unit, summed over the trigger states with their probabilities."""
+        model, cost = self.model, self.cost_units
+        exact_idx = set(model.exact_components) if not simulated_first else set()
+        for k, name in enumerate(model.components):
+            if k in exact_idx:
+                continue
+            if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
+                source = "simulated" if k in model.exact_components else "conditional"  # (no exact first screen)
+                self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, source)
+                if not name.startswith("cap"):
+                    self.component_second_moments[name] = comp_second[k] / cost**2
+                elif base_cap is not None:  # the first screen's cut is exact (its square over every spin: a bound)
+                    self.component_second_moments[name] = (comp_second[k] + float(base_cap.square_cut_units)) / cost**2
+                else:
+                    self.component_second_moments[name] = comp_second[k] / cost**2
+
+    def _per_mode_cost(self, per: float) -> None:
+        """Components, their second moments and the strata x the bet mode's own cost (``per`` x total bet)."""
+        self.components = {k: Estimate(e.value / per, e.ci95 / per, e.source) for k, e in self.components.items()}
+        self.component_second_moments = {k: v / per**2 for k, v in self.component_second_moments.items()}
+        self.strata = [StratumEstimate(s.name, s.probability, s.samples, s.mean_extra / per, s.ci95 / per)
+                       for s in self.strata]
+
+    def _option_rtps(self) -> dict:
+        """Per player choice, the RTP each alternative would give in place of the one played."""
+        options = {}
+        for opt in self.model.options:
             chosen = self.components[opt.chosen].value if opt.chosen in self.components else 0.0
-            self.options[opt.name] = {
+            options[opt.name] = {
                 alt: self.rtp - chosen + (self.components[comp].value if comp in self.components else 0.0)
                 for alt, comp in opt.alternatives.items()
             }
+        return options
 
     def to_dict(self) -> dict:
         return {
@@ -456,183 +476,6 @@ class RtpEstimate(WinStatistics):
             "interrupted": self.interrupted,
             "elapsed_seconds": self.elapsed,
         }
-
-
-# ---------------------------------------------------------------------------
-# invariants of a run
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class InvariantCheck:
-    """One invariant checked over a simulation: ``violations`` found among ``checked`` items, with the figures."""
-
-    name: str
-    checked: int
-    violations: int
-    figures: str
-
-    @property
-    def ok(self) -> bool:
-        return self.violations == 0
-
-
-def _cap_units(model: RoundModel) -> int | None:
-    """The round's max-win cap in pay units at the model's stake (None: no cap)."""
-    caps = []
-    cap = getattr(model.params, "cap_units", None)
-    if cap is not None and int(cap) > 0:
-        caps.append(int(cap))
-    elif model.cap_total_bets:
-        caps.append(math.floor(Fraction(str(model.cap_total_bets)) * model.params.cost_units))
-    if getattr(model, "max_win_units", 0):
-        caps.append(int(model.max_win_units))
-    return min(caps) if caps else None
-
-
-def _cumulative_arrays(params) -> dict:
-    """Every 1-D integer ``*_cum`` array of a round's parameter record (weighted draws), by field name."""
-    out = {}
-    for name in getattr(params, "_fields", ()):
-        value = getattr(params, name)
-        if name.endswith("_cum") and isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu":
-            out[name] = value
-    return out
-
-
-def _mode_arrays(params) -> dict:
-    """Every compiled strip-set record (a ``ModeArrays``) of a round's parameter record, by field name."""
-    return {name: getattr(params, name) for name in getattr(params, "_fields", ())
-            if type(getattr(params, name)).__name__ == "ModeArrays"}
-
-
-def check_invariants(result: SimulationResult, exact_max_units: int | None = None) -> list[InvariantCheck]:
-    """The invariants a run must keep, checked from its exact integer sums and the game.
-
-    - ``max_win_cap``: no round above the mode's max-win cap (or, when given,
-      ``exact_max_units``: the exact maximum of a game whose rounds are single
-      base spins);
-    - ``one_jackpot_per_wager``: the jackpot run, replayed from its random
-      stream with every drop recorded, pays the same drops and never two on one
-      wager;
-    - ``components_sum``: the components add up to the round total exactly;
-    - ``weighted_tables``: every weighted table's probabilities add up to 1
-      exactly, and the compiled cumulative weights end at the table totals;
-    - ``strip_set_weights``: the compiled choice weights of each mode's strip
-      sets end at the mode's total weight;
-    - ``cost``: RTP = total won / (rounds x cost), the cost being the game's
-      ``bet.cost`` in pay units.
-    """
-    from ..pays.scale import pay_scale
-    from .jackpots import simulate_jackpots
-    from .rng import STREAM_JACKPOTS, chunk_generator
-
-    model = result.model
-    game = model.game
-    cost = int(model.params.cost_units)
-    n = result.spins
-    checks = []
-
-    top = result.max_win_units
-    cap = _cap_units(model)
-    label = "cap"
-    if cap is None and exact_max_units is not None:
-        cap, label = int(exact_max_units), "exact max"
-    above = result.max_win_count if cap is not None and top > cap else 0
-    checks.append(InvariantCheck(
-        "max_win_cap", n, above,
-        f"rounds {n:,}, max round win {top / cost:.6g} x total bet ({result.max_win_count:,} x), "
-        f"{label} {f'{cap / cost:.6g} x total bet' if cap is not None else 'none'}"))
-
-    if model.jackpots and result.jackpots is not None:
-        run = result.jackpots
-        replay = simulate_jackpots(model.jackpots, model.stake, n, chunk_generator(result.seed, 0, STREAM_JACKPOTS), record=True)
-        wagers = [w for w, _, _ in replay.events]
-        doubles = len(wagers) - len(set(wagers))
-        same = replay.drops == run.drops and replay.paid == run.paid
-        bad = doubles + (0 if same else 1) + (1 if run.max_wins_per_wager > 1 else 0)
-        checks.append(InvariantCheck(
-            "one_jackpot_per_wager", len(wagers), bad,
-            f"wagers {n:,}, jackpots {run.wins:,} ({', '.join(f'{k} {v:,}' for k, v in run.drops.items())}), most on one "
-            f"wager {max(run.max_wins_per_wager, 1 if wagers else 0)}, deferred to the next wager {run.deferred:,}, "
-            f"replay matches {'yes' if same else 'NO'}"))
-
-    total = result.total_won_units
-    paid = [int(result.raw.comp_sum[k]) for k in range(len(model.components)) if k not in model.informational_components]
-    base = sum(int(result.raw.comp_sum[k]) for k in model.exact_components)
-    totals = result.component_totals()
-    exact_sum = sum((v for k, v in totals.items() if not k.startswith("option:")), Fraction(0))
-    bad = int(sum(paid) != total) + int(base != result.raw.base_won) + int(exact_sum != result.total_won())
-    checks.append(InvariantCheck(
-        "components_sum", len(paid), bad,
-        f"total won {total / cost:,.6f} x total bet, sum of {len(paid)} components {sum(paid) / cost:,.6f}, "
-        f"difference {(sum(paid) - total)} pay units"))
-
-    modes: dict = {}
-    for s in game.strip_sets.values():
-        modes.setdefault(s.mode, []).append(s.weight)
-    mode_cums = {m: np.cumsum([w for w in weights if w > 0]).astype(np.int64) for m, weights in modes.items()}
-    table_cums = {t.name: np.cumsum(np.asarray(t.weights, dtype=np.int64)) for t in game.tables.values()}
-    bad = 0
-    for table in game.tables.values():
-        if table.total_weight != sum(table.weights) or sum((Fraction(w, table.total_weight) for w in table.weights),
-                                                           Fraction(0)) != 1:
-            bad += 1
-    unmatched = []
-    cums = _cumulative_arrays(model.params)
-    for name, arr in cums.items():
-        tables_like = [t for t, c in table_cums.items() if np.array_equal(arr, c)]
-        modes_like = [m for m, c in mode_cums.items() if np.array_equal(arr, c)]
-        if not tables_like and not modes_like:
-            unmatched.append(name)
-    bad += len(unmatched)
-    checks.append(InvariantCheck(
-        "weighted_tables", len(game.tables) + len(cums), bad,
-        f"{len(game.tables)} tables sum to 1 exactly; {len(cums) - len(unmatched)} of {len(cums)} compiled cumulative weights "
-        f"are a table's or a mode's" + (f" (not: {', '.join(unmatched)})" if unmatched else "")))
-
-    bad = 0
-    for mode, weights in modes.items():
-        if sum((Fraction(w, sum(weights)) for w in weights), Fraction(0)) != 1:
-            bad += 1
-    compiled = _mode_arrays(model.params)
-    ids = {name: i for i, name in enumerate(game.symbols)}
-
-    def compiled_from(ma, mode: str) -> bool:
-        """Whether ``ma`` holds exactly the strips of ``mode``'s strip sets with weight."""
-        sets = [st for st in game.strip_sets_for(mode) if st.weight > 0]
-        if len(sets) != ma.length.shape[0]:
-            return False
-        for k, st in enumerate(sets):
-            for i, strip in enumerate(st.reels):
-                if ma.length[k, i] != len(strip) or ma.total_weight[k, i] != strip.total_weight:
-                    return False
-                if not np.array_equal(ma.symbols[k, i, :len(strip)], [ids[x] for x in strip.symbols]):
-                    return False
-        return True
-
-    found = []
-    for name, ma in compiled.items():
-        end = int(ma.set_cum[-1])
-        owners = [m for m, weights in modes.items() if compiled_from(ma, m)]
-        owners = [m for m in owners if sum(modes[m]) == end and np.array_equal(ma.set_cum, mode_cums[m])]
-        if not owners:
-            bad += 1
-        found.append(f"{name}: {end:,}" + (f" = mode {owners[0]!r}" if owners else " (no mode has these strips and weights)"))
-    checks.append(InvariantCheck(
-        "strip_set_weights", len(compiled), bad,
-        f"{len(modes)} modes; compiled {', '.join(found) or 'none'}"))
-
-    scale = pay_scale(game)
-    expected_cost = game.bet.cost * scale.denominator
-    rtp = Fraction(total, n * cost) / game.bet_mode.cost if n else Fraction(0)  # x the mode's cost, as reported
-    bad = int(cost != scale.cost_units) + int(Fraction(cost) != expected_cost)
-    bad += int(abs(result.game_rtp - float(rtp)) > 1e-12 * max(1.0, float(rtp)))
-    bad += int(abs(result.rtp - (result.game_rtp + result.jackpot_rtp)) > 1e-12)
-    checks.append(InvariantCheck(
-        "cost", n, bad,
-        f"cost {float(game.bet.cost):g} credits = {cost:,} pay units (x {float(game.bet_mode.cost):g} in bet mode "
-        f"{game.bet_mode.name}), RTP {float(rtp):.8f} = total won / (rounds x cost), "
-        f"reported {result.game_rtp:.8f}"))
-    return checks
 
 
 #: how far a bet mode's RTP (x its cost) may be from the base game's before the editors and the report flag it

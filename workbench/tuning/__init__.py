@@ -33,7 +33,8 @@ from .figures import (DEFAULT_KEEP_TOLERANCE, KEEP_METRICS, FeatureProxy, Featur
                       measure, parse_keep, table_mean_value)
 from .modes import ModePlan, feature_modes, order_targets, plan_mode, strips_played
 from .result import STATUSES, Confirmation, StopChange, TuneResult, WeightChange, version_path, versions_table
-from .search import DEFAULT_MAX_STEPS, DEFAULT_TOLERANCE, _default_strip_set, _resolve_vary, _special_symbols, find_edit
+from .search import DEFAULT_MAX_STEPS, DEFAULT_TOLERANCE, find_edit
+from .vary import _default_strip_set, _resolve_vary, _special_symbols
 from .strips import scale_to_rtp, spread_strip, with_counts
 from .targets import ModeTarget, TargetsResult, parse_target, tune_targets
 

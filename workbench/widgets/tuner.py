@@ -264,23 +264,7 @@ class TunerPanel:
         self.vary = css_class(W.SelectMultiple(options=options, value=tuple(s for s in chosen if s in options),
                                                rows=min(max(len(options), 3), 10), description="vary",
                                                layout=W.Layout(width="260px")), "wb-tune-vary")
-        self.run_button = button("Run", "tune-run", "play", "Tune the strips to the target (writes nothing)", "primary")
-        self.run_button.on_click(lambda _: self.run())
-        self.progress = css_class(W.IntProgress(value=0, min=0, max=1, description="evaluations",
-                                                layout=W.Layout(width="420px")), "wb-progress")
-        self.evaluations_label = css_class(W.HTML("0 exact evaluations"), "wb-tune-evaluations")
-        self.status = css_class(W.HTML(), "wb-status")
-        self.figures = css_class(W.HTML(), "wb-tune-figures")
-        self.changes = css_class(W.HTML(), "wb-tune-changes-box")
-        self.diff = css_class(W.HTML(), "wb-diff")
-        # as wide as the panel allows: a designer must see the file name at the end of a long path
-        self.save_path = css_class(W.Text(value="", description="save as", placeholder="path of the tuned reelset file",
-                                          layout=W.Layout(width="auto", min_width="520px", flex="1 1 auto")),
-                                   "wb-tune-save-path")
-        self.save_button = button("Save", "tune-save", "save", "Validate and write the tuned reelset to this path")
-        self.save_button.disabled = True
-        self.save_button.on_click(lambda _: self.save())
-        self.save_status = css_class(W.HTML(), "wb-tune-save-status")
+        self._build_actions()
         legend = css_class(W.HTML("<small>hold Ctrl / ⌘ to pick several symbols; a reel keeps at least one of each "
                                   "it had; none: only the weights below change</small>", layout=W.Layout(width="300px")),
                            "wb-tune-legend")
@@ -308,6 +292,26 @@ class TunerPanel:
         self.bet_mode.observe(lambda change: self._on_bet_mode(), names="value")
         if run:
             self.run()
+
+    def _build_actions(self) -> None:
+        """The run button, its progress and status, the figures, changes and diff it shows, and the save row."""
+        self.run_button = button("Run", "tune-run", "play", "Tune the strips to the target (writes nothing)", "primary")
+        self.run_button.on_click(lambda _: self.run())
+        self.progress = css_class(W.IntProgress(value=0, min=0, max=1, description="evaluations",
+                                                layout=W.Layout(width="420px")), "wb-progress")
+        self.evaluations_label = css_class(W.HTML("0 exact evaluations"), "wb-tune-evaluations")
+        self.status = css_class(W.HTML(), "wb-status")
+        self.figures = css_class(W.HTML(), "wb-tune-figures")
+        self.changes = css_class(W.HTML(), "wb-tune-changes-box")
+        self.diff = css_class(W.HTML(), "wb-diff")
+        # as wide as the panel allows: a designer must see the file name at the end of a long path
+        self.save_path = css_class(W.Text(value="", description="save as", placeholder="path of the tuned reelset file",
+                                          layout=W.Layout(width="auto", min_width="520px", flex="1 1 auto")),
+                                   "wb-tune-save-path")
+        self.save_button = button("Save", "tune-save", "save", "Validate and write the tuned reelset to this path")
+        self.save_button.disabled = True
+        self.save_button.on_click(lambda _: self.save())
+        self.save_status = css_class(W.HTML(), "wb-tune-save-status")
 
     # -- the bet mode ------------------------------------------------------------
     def _plan_bet_mode(self) -> None:
