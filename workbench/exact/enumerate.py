@@ -1,15 +1,15 @@
-"""The one enumeration of reel windows: full-cycle win distribution and max-win search.
+"""The enumeration of a line game's reel windows: full-cycle win distribution and max-win search.
 
-A depth-first walk over the distinct windows of each reel carries, per
+Two depth-first walks over the distinct windows of each reel carry, per
 depth, what the lines have paid so far, the lines still undecided (with
 their automaton states) and every paying scatter group's running count code,
 so each window only advances the undecided lines, and the last reel is a
-tight loop.  The same walk serves two uses:
+tight loop:
 
-- ``find_max=False``: every combination is visited and the spin win added
+- ``_walk_cycle`` (:func:`cycle_histogram`): every combination is visited and the spin win added
   to an integer histogram (pay units) with the combination's weight: the
   exact distribution of the spin win over the full cycle;
-- ``find_max=True`` (:func:`max_spin_search`, its own walk ``_walk_max``):
+- ``_walk_max`` (:func:`max_spin_search`):
   branch and bound: a subtree is cut when what has been paid plus an upper
   bound of what the undecided lines and scatter groups can still add does not
   beat the best win found so far.  A line's bound lets each later reel show
@@ -149,43 +149,10 @@ def _leaf_rows_total(d, w, paid, lacc, win_sym, codes, win_cnt, mode, cap, group
 
 
 @njit(cache=True)
-def _row_bound_flat(d, live_line, live_state, nlive, line_rows, trans, gain, future, avail, acc):
-    """:func:`_row_bound` with one future per state (the full-cycle walk's form, which never calls it).
-
-    Lines reading the same row of reel ``d`` see the same symbol, so each row
-    contributes the best single symbol for all its lines together.
-    """
-    n_reels = avail.shape[0]
-    if d >= n_reels:
-        return 0
-    rows = avail.shape[1]
-    S = avail.shape[2]
-    for r in range(rows):
-        for a in range(S):
-            acc[r, a] = 0
-    for j in range(nlive):
-        st = live_state[j]
-        r = line_rows[live_line[j], d]
-        for a in range(S):
-            acc[r, a] += gain[st, a] + future[trans[st, a]]
-    total = 0
-    for r in range(rows):
-        best = 0
-        for a in range(S):
-            if avail[d, r, a] and acc[r, a] > best:
-                best = acc[r, a]
-        total += best
-    return total
-
-
-@njit(cache=True)
-def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
-          chunk, n_chunks, find_max, hist, node_budget, nodes_out):
-    """One walk over the first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... and
-    every window of the other reels.  Returns the largest spin win seen (pay units, -1 if
-    none) when ``find_max``; otherwise adds every combination's weight to ``hist`` at its
-    spin win.  ``nodes_out[0]`` receives the windows visited; a search for the maximum
-    stops once they exceed ``node_budget`` (> 0), with ``nodes_out[1]`` set to 1."""
+def _walk_cycle(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, mode, cap, group_pays, chunk, n_chunks,
+                hist):
+    """One walk over the first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... and every window of the
+    other reels, adding every combination's weight to ``hist`` at its spin win (pay units)."""
     n_reels = offsets.shape[0] - 1
     n_lines = line_rows.shape[0]
     n_groups = mode.shape[0]
@@ -194,22 +161,15 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
     nlive = np.zeros(n_reels + 1, dtype=np.int64)
     paid = np.zeros(n_reels + 1, dtype=np.int64)
     weight = np.ones(n_reels + 1, dtype=np.int64)
-    bound_lines = np.zeros(n_reels + 1, dtype=np.int64)
     codes = np.zeros((n_reels + 1, n_groups), dtype=np.int64)
-    acc = np.zeros((avail.shape[1], avail.shape[2]), dtype=np.int64)
     if live[0]:
         for l in range(n_lines):
             live_line[0, l] = l
         nlive[0] = n_lines
-        if find_max:
-            bound_lines[0] = _row_bound_flat(0, live_line[0], live_state[0], n_lines, line_rows, trans, gain, future, avail, acc)
-    best = np.int64(-1)
     pos = np.zeros(n_reels, dtype=np.int64)
     pos[0] = offsets[0] + chunk
     d = 0
     last = n_reels - 1
-    nodes = np.int64(0)
-    nodes_out[1] = 0
     while True:
         if pos[d] >= offsets[d + 1]:
             if d == 0:
@@ -217,27 +177,10 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             d -= 1
             pos[d] += n_chunks if d == 0 else 1
             continue
-        if find_max:
-            if node_budget > 0 and nodes > node_budget:
-                nodes_out[1] = 1
-                break
-            # upper bound of anything below this node
-            bound = paid[d] + bound_lines[d]
-            for g in range(n_groups):
-                code = codes[d, g]
-                if mode[g] == ADJACENT and code % 2 == 1:
-                    bound += group_pays[g, code // 2]
-                else:
-                    bound += group_pays[g, min(code_count(mode[g], code) + max_left[g, d], cap[g])]
-            if bound <= best:
-                pos[d] = offsets[d + 1]
-                continue
         if d < last:
-            nodes += 1
             w = pos[d]
             k = 0
             inc = 0
-            fut = 0
             for j in range(nlive[d]):
                 l = live_line[d, j]
                 st = live_state[d, j]
@@ -247,15 +190,10 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
                 if live[s2]:
                     live_line[d + 1, k] = l
                     live_state[d + 1, k] = s2
-                    if find_max:
-                        fut += future[s2]
                     k += 1
             nlive[d + 1] = k
             paid[d + 1] = paid[d] + inc
             weight[d + 1] = weight[d] * win_w[w]
-            if find_max:
-                bound_lines[d + 1] = min(fut, _row_bound_flat(d + 1, live_line[d + 1], live_state[d + 1], k, line_rows, trans, gain,
-                                                         future, avail, acc))
             for g in range(n_groups):
                 codes[d + 1, g] = update_code(mode[g], cap[g], codes[d, g], win_cnt[w, g])
             d += 1
@@ -264,22 +202,12 @@ def _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future
             # the last reel: every window at once (on a one-reel game, this walk's share of them;
             # the common case keeps a unit step so the loop stays tight)
             first, step = (pos[0], n_chunks) if d == 0 else (offsets[d], 1)
-            nodes += (offsets[d + 1] - first + step - 1) // step
-            if find_max:
-                for i in range((offsets[d + 1] - first + step - 1) // step):
-                    total = _leaf_total(d, first + i * step, paid, nlive, live_line, live_state, gain, win_sym, line_rows,
-                                        codes, win_cnt, mode, cap, group_pays)
-                    if total > best:
-                        best = total
-            else:
-                for i in range((offsets[d + 1] - first + step - 1) // step):
-                    w = first + i * step
-                    total = _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt,
-                                        mode, cap, group_pays)
-                    hist[total] += weight[d] * win_w[w]
+            for i in range((offsets[d + 1] - first + step - 1) // step):
+                w = first + i * step
+                total = _leaf_total(d, w, paid, nlive, live_line, live_state, gain, win_sym, line_rows, codes, win_cnt,
+                                    mode, cap, group_pays)
+                hist[total] += weight[d] * win_w[w]
             pos[d] = offsets[d + 1]
-    nodes_out[0] = nodes
-    return best
 
 
 @njit(cache=True)
@@ -400,21 +328,16 @@ def _walk_max(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, m
 
 
 @njit(cache=True, parallel=True)
-def _walk_all(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
-              n_threads, find_max, hist_size, node_budget):
-    """:func:`_walk` once per thread; returns (largest win or -1, summed histogram, windows
-    visited, whether a walk stopped at its share of ``node_budget``)."""
+def _walk_cycle_all(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, mode, cap, group_pays, n_threads,
+                    hist_size):
+    """:func:`_walk_cycle` once per thread; returns the summed histogram."""
     n_first = offsets[1] - offsets[0]
-    n_chunks = max(1, min(n_first, n_threads))  # more walks than threads only weakens the cut
-    best = np.full(n_chunks, -1, dtype=np.int64)
-    hists = np.zeros((1 if find_max else n_chunks, hist_size), dtype=np.int64)
-    counts = np.zeros((n_chunks, 2), dtype=np.int64)
-    share = (node_budget + n_chunks - 1) // n_chunks if node_budget > 0 else 0
+    n_chunks = max(1, min(n_first, n_threads))
+    hists = np.zeros((n_chunks, hist_size), dtype=np.int64)
     for chunk in prange(n_chunks):
-        row = np.int64(chunk) % hists.shape[0]  # one shared (unused) row when searching for the maximum
-        best[chunk] = _walk(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays,
-                            max_left, avail, chunk, n_chunks, find_max, hists[row], share, counts[chunk])
-    return best.max(), hists.sum(axis=0), counts[:, 0].sum(), counts[:, 1].max() > 0
+        _walk_cycle(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, mode, cap, group_pays, chunk,
+                    n_chunks, hists[chunk])
+    return hists.sum(axis=0)
 
 
 @njit(cache=True, parallel=True)
@@ -525,15 +448,9 @@ def cycle_histogram(
         raise ExactBudgetError(f"{game.name}: {reason}")
     tables = scatter_pay_tables(game, scale)
     win_sym, win_cnt, win_w, offsets = _walk_arrays(game, windows, tables, None)
-    n_groups = len(tables.index)
-    # the bound's inputs are unused when not searching for the maximum
-    future = np.zeros(automaton.n_states, dtype=np.int64)
-    max_left = np.zeros((n_groups, game.reels + 1), dtype=np.int64)
-    avail = np.zeros((game.reels, max(game.rows), automaton.trans.shape[1]), dtype=np.bool_)
     size = max_spin_units(game, automaton, scale) + 1
-    _, hist, _, _ = _walk_all(win_sym, win_cnt, win_w, offsets, _line_rows(game), automaton.trans, automaton.gain,
-                              automaton.live, future, tables.mode, tables.cap, tables.pays, max_left, avail, get_num_threads(),
-                              False, size, 0)
+    hist = _walk_cycle_all(win_sym, win_cnt, win_w, offsets, _line_rows(game), automaton.trans, automaton.gain,
+                           automaton.live, tables.mode, tables.cap, tables.pays, get_num_threads(), size)
     if int(hist.sum()) != strip_set.cycle:
         raise ExactBudgetError(f"full cycle of strip set {strip_set.name!r}: counts overflowed 64 bits")
     return hist

@@ -27,7 +27,7 @@ from ..simulate.chunks import finish_chunk, record_round
 from ..pays.lines import line_pay_screen
 from ..pays.scatter import scatter_pay
 from ..simulate.kernel import base_components, choose_set, compile_mode, count_groups, fill_screen, scatter_components, spin_windows
-from ..simulate.model import RoundModel, bonus_reporting
+from ..simulate.model import BONUS_COUNTER, RoundModel, bonus_reporting
 from ..simulate.rng import weighted_index
 from ..simulate.steps import base_spin, pay_windows
 
@@ -70,7 +70,7 @@ def pay_bonus(ma, s, rows, wins, counts, b, rng, amounts, counters):
         started = 1 if counts[b.group] >= b.reels else 0
     else:
         started = bonuses_started(ma, s, rows, wins, b)
-    counters[0] += started
+    counters[BONUS_COUNTER] += started
     for _ in range(started):
         amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
 

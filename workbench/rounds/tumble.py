@@ -253,11 +253,17 @@ def first_drop_groups(p, amounts, into):
     return found
 
 
+#: what :func:`chain` returns (pay units; a named tuple, which numba compiles as a record of fields)
+ChainResult = namedtuple("ChainResult", ("first", "paid", "multiplier_total", "multipliers", "step"))
+
+
 @njit(cache=True)
 def chain(p, st, s, rng, ladder, counters, step0):
-    """The cascades of a filled screen: (first drop's pay at x1, the chain's pay with the ladder, the multiplier
-    symbols' total on the final screen, how many multiplier symbols that total adds, the ladder position reached).  ``s``: the strip set refills drop from;
-    ``step0``: the ladder position of the first drop (0, or where the last free spin left it when it carries)."""
+    """The cascades of a filled screen, as a :data:`ChainResult`: ``first`` the first drop's pay at x1, ``paid`` the
+    chain's pay with the ladder, ``multiplier_total`` the multiplier symbols' total on the final screen,
+    ``multipliers`` how many multiplier symbols that total adds, ``step`` the ladder position reached.  ``s``: the
+    strip set refills drop from; ``step0``: the ladder position of the first drop (0, or where the last free spin
+    left it when it carries)."""
     remove = p.remove
     remove[:, :] = False
     first = pay_screen(p.pay, p.screen, remove)
@@ -289,7 +295,7 @@ def chain(p, st, s, rng, ladder, counters, step0):
                 if v > 0:
                     total_m += v
                     n_m += 1
-    return first, paid, total_m, n_m, step
+    return ChainResult(first, paid, total_m, n_m, step)
 
 
 @njit(cache=True)
@@ -313,9 +319,10 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
         scratch[0] = 0
         c = first_drop_groups(p, scratch, 0)
         total += scratch[0]
-        _, paid, m, n_m, reached = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
+        drops = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
+        paid, m, n_m = drops.paid, drops.multiplier_total, drops.multipliers
         if p.carry:
-            step = reached + 1 if paid > 0 else reached  # the next spin's first drop climbs on after a win
+            step = drops.step + 1 if paid > 0 else drops.step  # the next spin's first drop climbs on after a win
         if m > 0:
             counters[MULTIPLIED] += 1
             if p.persistent:
@@ -359,7 +366,8 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
     src = fill_screen(p, p.base, s, rng)
     count = first_drop_groups(p, amounts, -1)
-    first, paid, m, n_m, _ = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, 0)
+    drops = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, 0)
+    first, paid, m, n_m = drops.first, drops.paid, drops.multiplier_total, drops.multipliers
     if m > 0:
         counters[MULTIPLIED] += 1
         if conditional and p.rb_values:
@@ -395,8 +403,10 @@ def chain_at(p, s, stops, refill_stops, rng, counters):
     if p.use_refill:
         for r in range(rows.shape[0]):
             p.top[r] = refill_stops[r]
-        return chain(p, p.refill, 0, rng, p.ladder_base, counters, 0)[:3]
-    return chain(p, p.base, s, rng, p.ladder_base, counters, 0)[:3]
+        drops = chain(p, p.refill, 0, rng, p.ladder_base, counters, 0)
+    else:
+        drops = chain(p, p.base, s, rng, p.ladder_base, counters, 0)
+    return drops.first, drops.paid, drops.multiplier_total
 
 
 # ---------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_pay_tables, u
 from ..pays.ways import ways_group_pay, ways_pay, ways_targets
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.kernel import TABLE_BYTES_MAX, VIRTUAL_STOPS_MAX
-from ..simulate.model import RoundModel, bonus_reporting
+from ..simulate.model import BONUS_COUNTER, RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
 
 WaysParams = namedtuple(
@@ -122,10 +122,10 @@ def draw_height(p, s, i, rng):
 
 @njit(cache=True, inline="always")
 def pay_award(b, code, rng, amounts, counters):
-    """Pay one award draw when the bonus-award trigger's count ``code`` reached its minimum (counter 0 counts it)."""
+    """Pay one award draw when the bonus-award trigger's count ``code`` reached its minimum (counted in ``counters[BONUS_COUNTER]``)."""
     if b.comp >= 0 and code_count(b.mode, code) >= b.cap:
         amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
-        counters[0] += 1
+        counters[BONUS_COUNTER] += 1
 
 
 @njit(cache=True, inline="always")

@@ -142,6 +142,11 @@ def named_indices(type_name: str, names, module: str):
     return namedtuple(type_name, fields, module=module)(*range(len(fields)))
 
 
+#: the slot of ``bonus:<trigger>`` (bonuses started) in the counters of a round with a bonus-award trigger:
+#: :func:`bonus_reporting` lists it first (its name follows the trigger's, so it has no fixed field name)
+BONUS_COUNTER = 0
+
+
 def bonus_reporting(game: Game) -> dict:
     """RoundModel counters and features of the bonus-award trigger: ``bonus:<name>`` counts the bonuses started."""
     awarding = [name for name, t in game.triggers.items() if t.award is not None]

@@ -57,6 +57,7 @@ F_NONE, F_BEER, F_MUGS, F_HANS = 0, 1, 2, 3
 # [E_WHEEL] the mean value of a wheel award (its spins mixed, its cash),
 W_BEER_BIT, W_MUGS_BIT, W_HANS_BIT = 1, 2, 4
 E_MIXED, E_WHEEL, E_STALE = 8, 12, 13
+E_SLOTS = E_STALE + 1  # length of spin_expect
 W_CASH, W_MUGS, W_HANS, W_BOTH, W_SPINS = 0, 1, 2, 3, 4
 
 BierHausParams = namedtuple(
@@ -801,7 +802,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         wild_expect_base=wild_expect[:, :, 0].sum(axis=1),
         hans_expect_base=hans_expect[:, :, :, 0].sum(axis=2),
         fs_kind_probability=np.array([float(fs_kinds.get(k, 0)) for k in (F_NONE, F_BEER, F_MUGS, F_HANS)]),
-        spin_expect=np.zeros(14),
+        spin_expect=np.zeros(E_SLOTS),
         cell_lines=_cell_lines(lines.rows, rows),
         line_mask=np.zeros(len(lines.rows), dtype=np.int64),
         touched=np.zeros(len(lines.rows), dtype=np.int64),
