@@ -58,6 +58,8 @@ def main() -> int:
     parser.add_argument("--rtp-seconds", type=float, default=3.0, help="time box of the in-process estimate")
     parser.add_argument("--hostile", type=int, default=0,
                         help="also this many hostile mutants of tests/test_io_fuzz.py (bytes, huge numbers, ...)")
+    parser.add_argument("--cli-only", action="store_true",
+                        help="validate the mutants only (no in-process par, simulate, rtp): the time-box runs alone")
     parser.add_argument("--progress", type=int, default=250, help="print a line every this many mutants")
     parser.add_argument("--verbose", action="store_true", help="print each finding as it is found (and again at the end)")
     args = parser.parse_args()
@@ -80,7 +82,7 @@ def main() -> int:
         def cases():
             for case in range(args.count):
                 yield lambda case=case: run_case(case, folder, seed=args.seed, spins=args.spins,
-                                                  rtp_seconds=args.rtp_seconds)
+                                                  rtp_seconds=args.rtp_seconds, commands=not args.cli_only)
             if args.hostile:
                 from test_io_fuzz import generate
 
