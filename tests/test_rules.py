@@ -78,3 +78,17 @@ def test_every_rule_names_parts_that_exist():
         assert re.search(r"\{k\}", rule.count_label)
     with pytest.raises(ValueError, match="registered already"):
         rules.register(rules.LINES)
+
+
+def test_the_reports_text_and_tables_follow_a_rule_registered_at_run_time(registered):
+    from workbench.report.game_tables import paytable_table, paytable_title
+    from workbench.report.tables import combinations_table, par_intro
+
+    game = _game(THROWAWAY.name)
+    sheet = par(game, full_cycle=False)
+    assert par_intro(sheet).startswith(THROWAWAY.hits_counted)
+    assert "Pay-anywhere" in paytable_title(game) and len(paytable_table(game)) == len(game.paytable)
+    assert len(combinations_table(sheet)) == len(sheet.combinations)
+    plain = dataclasses.replace(THROWAWAY, hits_counted=rules.Rule.hits_counted)  # a rule that says nothing of hits
+    rules.register(plain, replace=True)
+    assert par_intro(par(_game(THROWAWAY.name), full_cycle=False)).startswith("Hits are the screens")

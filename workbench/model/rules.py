@@ -43,7 +43,8 @@ class Rule:
 
     Labels: ``paytable_title`` (formatted with ``unit`` and ``side``), ``title`` (words for a report), ``per_hit`` (the combinations table's column of wins per hit, if any)
     and ``per_hit_label`` / ``pays_per`` (" per way"), ``count_label`` (a paytable column: ``"{k} of a kind"``),
-    ``heading`` (the combinations table's heading, formatted with ``unit`` and ``direction``).
+    ``heading`` (the combinations table's heading, formatted with ``unit`` and ``direction``), ``hits_counted``
+    (what a PAR sheet's hits count, the report's first sentence on them).
 
     Parts, ``"module:function"`` (None: the rule has none; lines are priced by the line automaton itself):
     ``analysis`` (exact: ``analyse(game, strip_set, scale, full_cycle=, budget=) -> RuleAnalysis``),
@@ -79,6 +80,8 @@ class Rule:
     paytable_title: str = "{title} pays (x {unit}) by count"
     heights: bool = False
     heading: str = "{title} combinations (pay {unit}; rtp x total bet)"
+    hits_counted: str = ("Hits are the screens, over the full cycle of equally likely stop combinations, that pay one "
+                         "of the rule's combinations")
     analysis: str | None = None
     classic_round: str | None = None
     screen_bound: str | None = None
@@ -191,6 +194,8 @@ LINES = register(Rule(
     "lines", "line", paylines=True, runs=True, directions=True,
     paytable_title="Line pays (x {unit}) by count {side}",
     heading="Line combinations (pay {unit}; hits over the full cycle, all lines{direction}; rtp x total bet)",
+    hits_counted=("Hits are counted over the full cycle of equally likely stop combinations (all lines); the "
+                  "probability of a line combination is per line and spin"),
     classic_round="workbench.rounds.plain:lines_round_model", screen_bound="workbench.rounds.bounds:lines_units",
     reference="workbench.reference:lines_spin_wins", reference_drop="workbench.reference:lines_drop", award_cross="workbench.exact.triggers:lines_cross",
     describe=lambda game: _LINE_DIRECTIONS[game.pays.direction]))
@@ -198,6 +203,8 @@ WAYS = register(Rule(
     "ways", "ways", runs=True, heights=True, pays_where="on adjacent reels from reel 1", per_hit="ways_per_hit",
     paytable_title="Ways pays (x {unit} per way) by count of adjacent reels from reel 1", per_hit_label="ways per hit", pays_per=" per way",
     heading="Ways combinations (pay {unit} per way; hits: screens paying it, over the full cycle; rtp x total bet)",
+    hits_counted=("Hits are the screens, over the full cycle of equally likely stop combinations, that pay a ways "
+                  "combination; its RTP counts every way"),
     analysis="workbench.exact.ways:analyse_ways", classic_round="workbench.rounds.ways:round_model",
     screen_bound="workbench.rounds.bounds:ways_units", reference="workbench.reference:ways_spin_wins",
     reference_drop="workbench.reference:ways_drop",
@@ -208,6 +215,8 @@ SCATTER_PAYS = register(Rule(
     pays_where="anywhere on the screen", count_what="symbols the screen shows", check=_check_scatter_pays,
     paytable_title="Pay-anywhere pays (x {unit}) by count of a symbol anywhere on the screen",
     heading="Pay-anywhere combinations (pay {unit}; count = symbols anywhere on the screen; rtp x total bet)",
+    hits_counted=("Hits are the screens, over the full cycle of equally likely stop combinations, on which a "
+                  "symbol's count pays"),
     analysis="workbench.exact.anywhere:analyse_scatter_pays", classic_round="workbench.rounds.anywhere:round_model",
     screen_bound="workbench.rounds.bounds:anywhere_units", reference="workbench.reference:anywhere_spin_wins",
     reference_drop="workbench.reference:anywhere_drop",
@@ -221,6 +230,8 @@ CLUSTER = register(Rule(
     per_hit="clusters_per_hit", per_hit_label="clusters per hit", pays_per=" per cluster", count_label="cluster of {k}",
     heading=("Cluster combinations (pay {unit} per cluster; count = cluster size band; hits: screens with such a "
              "cluster, over the full cycle; rtp x total bet)"),
+    hits_counted=("Hits are the screens, over the full cycle of equally likely stop combinations, that hold at least "
+                  "one cluster of the size band; its RTP counts every such cluster"),
     analysis="workbench.exact.cluster:analyse_cluster", classic_round="workbench.rounds.cluster:round_model",
     screen_bound="workbench.rounds.bounds:cluster_units", reference="workbench.reference:cluster_spin_wins",
     reference_drop="workbench.reference:cluster_drop",

@@ -26,17 +26,7 @@ def covers(sheet) -> str:
 
 def par_intro(sheet) -> str:
     """What the PAR sheet's counts mean under the game's pay rule, what it covers and how it was computed."""
-    rule = sheet.game.pays.rule
-    counted = {
-        "lines": "Hits are counted over the full cycle of equally likely stop combinations (all lines); the probability "
-                 "of a line combination is per line and spin",
-        "ways": "Hits are the screens, over the full cycle of equally likely stop combinations, that pay a ways "
-                "combination; its RTP counts every way",
-        "scatter_pays": "Hits are the screens, over the full cycle of equally likely stop combinations, on which a "
-                        "symbol's count pays",
-        "cluster": "Hits are the screens, over the full cycle of equally likely stop combinations, that hold at least "
-                   "one cluster of the size band; its RTP counts every such cluster",
-    }[rule]
+    counted = sheet.game.rule.hits_counted
     text = f"{counted}; RTP is per total bet."
     part = covers(sheet)
     if part != "base game":
