@@ -19,6 +19,8 @@ from ..limits import (
 
 
 class LayoutSections:
+    """``[grid]``, ``[pays]``, ``[symbols]``, ``[groups]`` and ``[paylines]``, and what the template asks of them."""
+
     def grid(self, value: Any) -> tuple[int, tuple]:
         if value is None or self.table(("grid",), value) is None:
             return 0, ()

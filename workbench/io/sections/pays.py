@@ -20,6 +20,8 @@ from ..limits import (
 
 
 class PaySections:
+    """``[bet]``, ``[paytable]``, ``[scatters]`` and ``[triggers]``, and the pay unit every amount shares."""
+
     def bet(self, value: Any, paylines: tuple, pays: PayRule = PayRule()) -> BetModel | None:
         if value is None or self.table(("bet",), value) is None:
             return None

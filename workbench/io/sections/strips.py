@@ -20,6 +20,8 @@ from ..limits import (
 
 
 class StripSections:
+    """``[strip_sets]``, ``[tables]``, ``[bet_modes]`` and ``[features]``."""
+
     def strip_sets(self, value: Any, symbols: dict, reels: int, rows: tuple) -> dict:
         if value is None or self.table(("strip_sets",), value) is None:
             return {}

@@ -19,6 +19,8 @@ from ..limits import (
 
 
 class ValueChecks:
+    """Checks of one value each, recording a problem at its key path and returning None when it fails."""
+
     # -- reporting -------------------------------------------------------
     def problem(self, path: tuple, message: str, line: int | None = None) -> None:
         self.problems.append(self.source.problem(path, message, line))
