@@ -307,7 +307,7 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
     awarded = left
     feature_m = 0
     feature_n = 0  # multiplier symbols whose values feature_m adds up
-    step = 0
+    step = np.int64(0)  # not a literal: see play_round
     total = 0
     rb = 0.0  # E[win | screens] - win, for the multiplier symbols' values
     scratch = p.groups.codes  # int64 scratch slot for the free spins' scatter pays
@@ -366,7 +366,9 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
     src = fill_screen(p, p.base, s, rng)
     count = first_drop_groups(p, amounts, -1)
-    drops = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, 0)
+    # np.int64(...) and variables, never literals, as arguments of the compiled steps: a literal argument would
+    # compile the step a second time for its literal type (benchmarks/bench_compile.py)
+    drops = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, np.int64(0))
     first, paid, m, n_m = drops.first, drops.paid, drops.multiplier_total, drops.multipliers
     if m > 0:
         counters[MULTIPLIED] += 1
@@ -378,7 +380,7 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
         amounts[p.comp_tumble] += paid - first
         counters[TUMBLE_ROUNDS] += 1
     if stratum < 0 and p.has_fs and count >= p.min_count:
-        play_free_spins(p, rng, amounts, adjust, counters, count, False)
+        play_free_spins(p, rng, amounts, adjust, counters, np.int64(count), conditional)  # conditional is False here
 
 
 @njit(cache=True, _nrt=False)
@@ -403,9 +405,9 @@ def chain_at(p, s, stops, refill_stops, rng, counters):
     if p.use_refill:
         for r in range(rows.shape[0]):
             p.top[r] = refill_stops[r]
-        drops = chain(p, p.refill, 0, rng, p.ladder_base, counters, 0)
+        drops = chain(p, p.refill, 0, rng, p.ladder_base, counters, np.int64(0))
     else:
-        drops = chain(p, p.base, s, rng, p.ladder_base, counters, 0)
+        drops = chain(p, p.base, s, rng, p.ladder_base, counters, np.int64(0))
     return drops.first, drops.paid, drops.multiplier_total
 
 
