@@ -18,6 +18,7 @@ same, a full cycle left out is noted in the sheet and the report.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import sys
@@ -270,7 +271,6 @@ def test_a_required_full_cycle_over_budget_is_refused_before_any_work():
     ("workbench.exact.moments", "PAIR_WORK_MAX", "line futures"),
     ("workbench.exact.moments", "PAIR_MEMORY_MAX", "per chunk"),
     ("workbench.exact.moments", "LINE_SCATTER_WORK_MAX", "paying scatter groups"),
-    ("workbench.exact.moments", "UNPAID_STEP_MAX", "hit frequency"),
     ("workbench.exact.moments", "SCATTER_JOINT_MAX", "joint scatter counts"),
     ("workbench.exact.analysis", "LINE_COUNT_WORK_MAX", "exact line hit counts"),
     ("workbench.exact.analysis", "SCATTER_COUNT_WORK_MAX", "exact scatter counts"),
@@ -290,6 +290,25 @@ def test_every_exact_budget_refuses_naming_part_size_and_limit(monkeypatch, modu
     message = str(err)
     assert fragment in message, message
     assert "Super 10 Stars" in message and re.search(r"over the (budget|limit) of [\d,]+", message), message
+
+
+def test_a_hit_frequency_over_its_budget_is_left_out_alone_naming_part_size_and_limit(monkeypatch):
+    """Over UNPAID_STEP_MAX the game is not refused: the hit frequency alone is missing (NaN, a note naming the
+    part, its size and the limit), the RTP and std stay exact, and complete_par labels its estimate simulated."""
+    from workbench.simulate import complete_par
+
+    exact = par(load_game("super_10_stars"), full_cycle=False)
+    monkeypatch.setattr(sys.modules["workbench.exact.moments"], "UNPAID_STEP_MAX", 1)
+    game = load_game("super_10_stars")
+    outcome, sheet, _ = bounded(lambda: par(game, full_cycle=False))
+    assert outcome == "done" and set(sheet.missing) == {"hit_frequency"} and math.isnan(sheet.hit_frequency)
+    assert sheet.rtp_exact == exact.rtp_exact and sheet.std == exact.std
+    note = next(n for n in sheet.notes if n.startswith("not exact: the hit frequency"))
+    assert "Super 10 Stars" not in note and re.search(r"hit frequency: .* steps, over the budget of 1\b", note), note
+    filled = complete_par(game, full_cycle=False, rounds=1 << 16)
+    assert filled.source("hit_frequency") == "simulated (65,536 rounds)" and filled.source("std") == "exact"
+    est = filled.simulated["hit_frequency"]
+    assert abs(est.value - exact.hit_frequency) <= 4 * est.ci95 / 1.96
 
 
 def test_the_full_cycle_left_out_is_noted_in_the_sheet_and_the_report():

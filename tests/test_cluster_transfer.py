@@ -153,7 +153,8 @@ def test_budgets_are_kept_with_clear_reasons(monkeypatch):
     strip_set = game.strip_sets["base"]
     where = "Cluster test 5x4: strip set 'base'"
     monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 3)
-    with pytest.raises(ExactBudgetError, match=f"{where}: .*more than 3 joint states on one reel; simulate"):
+    with pytest.raises(ExactBudgetError, match=f"{where}: one symbol's column transfer is over .* 3 states on a reel; "
+                                               "simulate"):
         _transfer(game, strip_set)
     monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 4_000_000)
     monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 2)
@@ -161,8 +162,59 @@ def test_budgets_are_kept_with_clear_reasons(monkeypatch):
         _transfer(game, strip_set)
     monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 65_535)
     monkeypatch.setattr(transfer, "INT_SUM_MAX", 1000)
-    with pytest.raises(ExactBudgetError, match="does not fit the 64-bit sums"):
+    with pytest.raises(ExactBudgetError, match="x the cells of the screen .* does not fit the 64-bit counts"):
         _transfer(game, strip_set)
+
+
+def test_over_the_joint_budget_the_rtp_stays_exact_and_the_rest_is_left_out(monkeypatch):
+    """Past JOINT_WORK_MAX the pay sum comes from one sweep per symbol: the same exact RTP; the std and max win are
+    left out (SpinMoments.missing), the hit frequency kept when the sweep over unpaid screens fits, and a PAR
+    sheet then says so in its notes and in every figure's source."""
+    game = load_game(DATA / "cluster_5x4.toml")
+    strip_set = game.strip_sets["base"]
+    joint = _transfer(game, strip_set)
+    exact_rtp = par(game, full_cycle=False).rtp_exact
+    monkeypatch.setattr(transfer, "JOINT_WORK_MAX", 1)
+    alone = _transfer(game, strip_set)
+    assert alone.moments.mean == joint.moments.mean and alone.combo_units == joint.combo_units
+    assert set(alone.moments.missing) == {"std", "hit_frequency", "max_win"}  # 1 step: the unpaid sweep is over it too
+    assert math.isnan(alone.moments.second) and not alone.moments.max_exact and alone.moments.max_upper >= joint.moments.max_units
+    sheet = par(game, full_cycle=False)
+    assert sheet.rtp_exact == exact_rtp
+    assert set(sheet.missing) == {"std", "hit_frequency", "max_win"} and math.isnan(sheet.std)
+    assert sheet.source("std") == sheet.source("volatility_index_90") == "not computed"
+    assert any("not exact: the standard deviation" in note for note in sheet.notes)
+
+
+def test_pay_sums_past_64_bits_are_exact_integers(monkeypatch):
+    """A game whose weight x pay sums need more than 64 bits: the same transfer with every pay x k (k = 2^42) gives
+    exactly k x the 64-bit sum, checked in Python integers (the float sum alone could not: it rounds)."""
+    game = load_game(DATA / "cluster_5x4.toml")
+    strip_set = game.strip_sets["base"]
+    calls = []
+    original = transfer.transfer_analysis
+    monkeypatch.setattr(transfer, "transfer_analysis", lambda *a: calls.append(a) or original(*a))
+    _transfer(game, strip_set)
+    where, reels, rows, pays, combo_of, n_combos, cycle, upper, gmode, gcap, gpays = calls[0]
+    small = original(where, reels, rows, pays, combo_of, n_combos, cycle, upper, gmode, gcap, gpays)
+    k = 1 << 42
+    assert cycle * upper < 1 << 63 <= cycle * upper * k  # the small game fits 64 bits, the large one does not
+    big = original(where, reels, rows, pays * k, combo_of, n_combos, cycle, upper * k, gmode, gcap, gpays * k)
+    assert isinstance(big["pay"], int) and big["pay"] == k * small["pay"] and big["pay"] >= 1 << 63
+    assert big["zero"] == small["zero"] and big["max_units"] == k * small["max_units"]
+    assert math.isclose(big["square"], k * k * small["square"], rel_tol=1e-9)
+    # the same past JOINT_WORK_MAX: one sweep per symbol, each sum past 64 bits
+    monkeypatch.setattr(transfer, "JOINT_WORK_MAX", 1)
+    alone = original(where, reels, rows, pays * k, combo_of, n_combos, cycle, upper * k, gmode, gcap, gpays * k)
+    assert alone["method"] == "per symbol" and alone["pay"] == big["pay"]
+
+
+def test_exact_from_residue_picks_the_one_integer_and_refuses_a_loose_bound():
+    exact = 3 * (1 << 64) + 12345
+    approx = float(exact)  # rounds: 2^-52 relative is about 2^14 here
+    assert int(approx) != exact and transfer.exact_from_residue("w", exact % (1 << 64), approx, 10, 1 << 70) == exact
+    with pytest.raises(ExactBudgetError, match="too loose"):
+        transfer.exact_from_residue("w", 0, 0.0, 1 << 20, 1 << 100)
 
 
 def test_reels_taller_than_eight_rows_are_refused(tmp_path):

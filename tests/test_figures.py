@@ -41,7 +41,7 @@ def test_a_figure_added_to_the_catalogue_appears_in_every_view(registered, capsy
     assert cli.main(["par", "classic_tens", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["figures"]["test_lines_thousand"] == {"label": "Lines times a thousand", "value": 10_000,
-                                                      "unit": "a test figure"}
+                                                      "unit": "a test figure", "source": "exact"}
     sheet = par(game, full_cycle=False)
     table = key_figures(sheet, rtp_estimate(game, 0.05, 1))
     assert table.loc["Lines times a thousand", "exact base game"] == "10,000"

@@ -56,10 +56,17 @@ class Value:
     key: str
     label: str
     value: object
+    source: str = "exact"  # or "simulated (N rounds)", "not computed" (the sheet's ``source(key)``)
+    ci95: float | None = None  # half-width of the 95 % interval of a simulated figure (its unit)
 
     @property
     def unit(self) -> str:
-        return self.figure.unit
+        """The figure's unit, and for a figure that is not exact how it was obtained (every view shows this)."""
+        if self.source == "exact":
+            return self.figure.unit
+        if self.ci95 is None:
+            return f"{self.figure.unit}; {self.source}"
+        return f"{self.figure.unit}; {self.source}, +- {shown(self.ci95, self.kind)} (95 %)"
 
     @property
     def kind(self) -> str:
@@ -129,8 +136,24 @@ def figures_of(sheet, *, editor: bool | None = None) -> list[Value]:
             continue
         value = figure.get(sheet)
         if value is not None:
-            out.append(Value(figure, figure.key, figure.label, value))
+            out.append(Value(figure, figure.key, figure.label, value, *_provenance(sheet, figure.key)))
     return out
+
+
+# figures that follow from another one: a simulated std makes the volatility indexes simulated too
+_DERIVED = {"hit_rate_one_in": "hit_frequency", "volatility_index_90": "std", "volatility_index_95": "std"}
+_VI_Z = {"volatility_index_90": 1.6448536269514722, "volatility_index_95": 1.959963984540054}
+
+
+def _provenance(sheet, key: str) -> tuple:
+    """(source, ci95) of figure ``key`` of ``sheet``: "exact" unless the sheet says otherwise (``source``)."""
+    source = sheet.source(key) if hasattr(sheet, "source") else "exact"
+    if source == "exact":
+        return source, None
+    sim = getattr(sheet, "simulated", {}).get(_DERIVED.get(key, key))
+    if sim is None or sim.ci95 is None or key == "hit_rate_one_in":
+        return source, None
+    return source, sim.ci95 * _VI_Z.get(key, 1.0)
 
 
 def keep_keys() -> tuple:

@@ -63,8 +63,8 @@ def _games(args) -> list[str]:
 
 
 def cmd_par(args) -> int:
-    from ..exact import par
     from ..io import load_game
+    from ..simulate import complete_par
 
     results = []
     names = _games(args)
@@ -73,7 +73,8 @@ def cmd_par(args) -> int:
         (check_output_folder if into_folder else check_output_file)(args.xlsx)
     for name in names:
         game = load_game(name)
-        sheet = par(game, args.mode, full_cycle="auto" if not args.no_cycle else False, budget=args.budget)
+        # exact; a figure over the exact engine's budgets alone is simulated and labelled so (simulate.screens)
+        sheet = complete_par(game, args.mode, full_cycle="auto" if not args.no_cycle else False, budget=args.budget)
         if args.xlsx:
             out = Path(args.xlsx) / f"{Path(game.path).stem}_par.xlsx" if into_folder else Path(args.xlsx)
             if into_folder:

@@ -79,11 +79,14 @@ def par_conventions_lines(sheet, z: float | None = None) -> list[str]:
     """The figures labs print under other conventions, each labelled."""
     z_printed = 1.65 if z is None else z
     how = "as printed on many sheets" if z is None else "given with --z"
+    hit, std = (sheet.source(f) if hasattr(sheet, "source") else "exact" for f in ("hit_frequency", "std"))
     rows = [
-        ("hit frequency, whole spin (a spin with any win)", f"{100 * sheet.hit_frequency:9.4f} %"),
+        ("hit frequency, whole spin (a spin with any win)", f"{100 * sheet.hit_frequency:9.4f} %"
+         + ("" if hit == "exact" else f"  {hit}")),
         ("hit frequency, PAR-sheet (each line, ways or scatter win is a hit)", f"{100 * sheet.par_hit_frequency:9.4f} %"),
-        ("volatility index, z = 1.6449 (exact, 90 %)", f"{sheet.volatility_index(0.90):9.4f}"),
-        (f"volatility index, z = {z_printed:g} ({how})", f"{sheet.volatility_index(z=z_printed):9.4f}"),
+        ("volatility index, z = 1.6449 (90 %)", f"{sheet.volatility_index(0.90):9.4f}" + ("" if std == "exact" else f"  {std}")),
+        (f"volatility index, z = {z_printed:g} ({how})", f"{sheet.volatility_index(z=z_printed):9.4f}"
+         + ("" if std == "exact" else f"  {std}")),
     ]
     covers = getattr(sheet, "covers", "base game") if sheet.mode == "base" else f"mode {sheet.mode}"
     return [f"PAR-sheet conventions ({covers}, x total bet)", *(f"  {label:<68s}{value}" for label, value in rows)]

@@ -19,8 +19,8 @@ from .pair_products import symbol_classes
 from .scatters import scatter_counts
 from .windows import ReelWindows, row_symbol_weights, strip_set_windows
 
-# Exact line hit counts: one (states x states) step per reel and distinct line
-# reading; object (Python int) steps, when the cycle leaves 64 bits, count this much more.
+# Exact line hit counts: per reel and distinct line reading, each live automaton state moves along one step per
+# symbol (states x symbols); object (Python int) steps, when the cycle leaves 64 bits, count this much more.
 LINE_COUNT_WORK_MAX = 2_000_000_000
 OBJECT_STEP_COST = 50
 SCATTER_COUNT_WORK_MAX = 50_000_000  # products of count distributions convolved in plain Python, all groups
@@ -75,12 +75,13 @@ def check_strip_set_budget(game: Game, strip_set: StripSet, windows: list[ReelWi
     K = automaton.n_states
     keys = len(_line_keys(game, strip_set))
     cost = OBJECT_STEP_COST if strip_set.cycle >= 2**62 else 1
-    work = keys * game.reels * K * K * cost
+    n_symbols = automaton.trans.shape[1]
+    work = keys * game.reels * K * n_symbols * cost
     if work > LINE_COUNT_WORK_MAX:
         big = " with Python integers (the cycle leaves 64 bits)" if cost > 1 else ""
         raise ExactBudgetError(
-            f"{where}: exact line hit counts: {keys:,} distinct line readings x {game.reels} reels x {K:,}^2 automaton "
-            f"states{big} = {work:,} steps, over the budget of {LINE_COUNT_WORK_MAX:,}"
+            f"{where}: exact line hit counts: {keys:,} distinct line readings x {game.reels} reels x {K:,} automaton "
+            f"states x {n_symbols} symbols{big} = {work:,} steps, over the budget of {LINE_COUNT_WORK_MAX:,}"
         )
     scatter_work = 0
     for g, _ in enumerate(game.scatters):

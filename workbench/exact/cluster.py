@@ -33,6 +33,7 @@ exact).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -391,20 +392,30 @@ def _transfer(game: Game, strip_set: StripSet, scale: PayScale, reels: list, win
               combo_of: np.ndarray, combinations: tuple, cycle: int, upper: int, tables, spays: np.ndarray,
               combos: int, limit: int) -> RuleAnalysis:
     """The exact analysis by the column transfer (:mod:`.cluster_transfer`): everything but the histogram."""
-    from .cluster_transfer import transfer_analysis
+    from .cluster_transfer import JOINT_WORK_MAX, transfer_analysis
 
     where = f"{game.name}: strip set {strip_set.name!r}"
     sums = transfer_analysis(where, reels, game.rows[0], pays, combo_of, len(combinations), cycle, upper,
                              tables.mode.astype(np.int64), tables.cap.astype(np.int64), spays)
-    moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=sums["square"] / cycle,
-                          hit=float(Fraction(cycle - sums["zero"], cycle)), max_units=sums["max_units"], max_exact=True,
-                          max_upper=sums["max_units"], max_nodes=0)
+    if sums["method"] == "joint":
+        moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=sums["square"] / cycle,
+                              hit=float(Fraction(cycle - sums["zero"], cycle)), max_units=sums["max_units"],
+                              max_exact=True, max_upper=sums["max_units"], max_nodes=0)
+    else:
+        missing = ("std", "max_win") if sums["zero"] is not None else ("std", "hit_frequency", "max_win")
+        hit = float(Fraction(cycle - sums["zero"], cycle)) if sums["zero"] is not None else math.nan
+        moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=math.nan, hit=hit, max_units=0,
+                              max_exact=False, max_upper=upper, max_nodes=0, missing=missing,
+                              missing_note=(f"strip set {strip_set.name!r}: the column transfer over every symbol at once "
+                                            f"is over its budget of {JOINT_WORK_MAX:,} steps; the RTP is exact by one "
+                                            "sweep per symbol"))
     unit = game.bet.line_pay_unit
     combo_units = tuple(n * scale.units(game.bet.credits(combo.pay, unit)) for n, combo in zip(sums["clusters"], combinations))
     if combos > limit:
         note = (f"full cycle of strip set {strip_set.name!r}: {combos:,} distinct window combinations, over the "
-                f"enumeration budget of {limit:,}; its moments, hit frequency and max win are exact by a column transfer "
-                "over the reels, which does not give the win distribution")
+                f"enumeration budget of {limit:,}; " + ("its moments, hit frequency and max win are exact by a column "
+                "transfer over the reels, which does not give the win distribution" if sums["method"] == "joint" else
+                "its RTP is exact by a column transfer per symbol; the win distribution needs every screen"))
     else:
         note = (f"strip set {strip_set.name!r}: exact by a column transfer over the reels (the win distribution, which "
                 "needs every screen, was not asked for)")

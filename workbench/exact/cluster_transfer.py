@@ -23,14 +23,20 @@ method):
   precision).  The full-cycle distribution is not built (the pays are not carried per state): the report takes
   the win distribution from its simulation.
 
-Weights are 64-bit integers: the cycle x the spin's largest possible pay must fit 63 bits, and a symbol's
-automaton at most :data:`LAYER_NODES_MAX` states per reel, the joint sweep at most :data:`TRANSFER_STATES_MAX`
+Weights are 64-bit integers: the cycle x the largest number of clusters on a screen must fit 63 bits.  The
+weight x pay sum can pass 64 bits (250-stop 7x7 strips: a cycle of 6.1e16 x pays up to 6e4 units): it is kept
+modulo 2^64 (int64 arithmetic wraps) beside the same sum in floats, whose rounding error is bounded (additions
+along one sum x 2^-52 x the largest possible total); the exact integer is the one of its residue class within
+that bound (:func:`exact_from_residue`), so the mean stays an exact integer sum, never a silent float.  A
+symbol's automaton at most :data:`LAYER_NODES_MAX` states per reel, the joint sweep at most :data:`TRANSFER_STATES_MAX`
 states per reel (else :class:`~workbench.errors.ExactBudgetError`, before or during the sweep).  Reels of at most
 :data:`MAX_TRANSFER_ROWS` rows.  Tested against the full enumeration and the reference evaluator on small games
 (tests/test_cluster_transfer.py).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import types
@@ -45,6 +51,8 @@ MAX_COMPONENTS = 4  # components of one symbol's graph in a reel of at most 8 ro
 LAYER_NODES_MAX = 65_535  # one symbol's automaton states per reel (16-bit fields of the joint keys)
 TRANSFER_STATES_MAX = 4_000_000  # joint states of one reel step (about 80 bytes each)
 INT_SUM_MAX = 1 << 63
+JOINT_WORK_MAX = 10_000_000  # states x patterns of the joint sweep over every symbol (1-2 s at 7 symbols)
+SYMBOL_WORK_MAX = 200_000_000  # the same, of one symbol's sweep (a 250-stop 7x7 game: at most 1,041,597)
 
 
 # ---------------------------------------------------------------------------
@@ -297,14 +305,17 @@ def _rehash(table, ekeys, n):
 
 @njit(cache=True)
 def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmode, gcap, gpays, n_fields,
-                 states_max):
+                 states_max, wide, prune, work_max):
     """The joint sweep (see the module docstring).  Per symbol ``s``: its automaton's flattened transition table
     ``trans``/``units`` from ``off[s, r]`` with ``npat[s, r]`` patterns per reel, final closing units
     ``final[foff[s] + node]``; joint patterns of reel ``r``: rows ``qoff[r]..qoff[r + 1]`` of ``jpat`` (each
     symbol's pattern), ``jgrp`` (each paying scatter group's count) and ``jw`` (weight).  Returns (weight, sum of
-    weight x pay, sum of weight x pay^2, weight of screens paying nothing, largest pay, largest joint layer); a
-    layer over ``states_max`` returns weight 0.  The last reel's states are not stored: its screens are summed as
-    they close."""
+    weight x pay modulo 2^64, the same sum in floats, sum of weight x pay^2, weight of screens paying nothing,
+    largest pay, largest joint layer, float additions along one sum at most); a layer over ``states_max`` returns
+    additions -1.  ``wide``: the pay sum may pass 64 bits, so the square's cross term reads the float sum (else the
+    exact one, as before).  ``prune``: follow only the screens that have paid nothing yet (for the hit frequency:
+    the other sums then cover those screens only).  A sweep past ``work_max`` steps (states x patterns) stops and
+    returns additions -1 too.  The last reel's states are not stored: its screens are summed as they close."""
     n_sym = off.shape[0]
     n_groups = gmode.shape[0]
     n_reels = qoff.shape[0] - 1
@@ -312,12 +323,14 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
     # the current layer (one entry: every symbol's start node, every group's count 0)
     keys = np.zeros((1, words), dtype=np.int64)
     w = np.ones(1, dtype=np.int64)
-    s1 = np.zeros(1, dtype=np.int64)
+    s1 = np.zeros(1, dtype=np.int64)  # weight x pay, modulo 2^64 (int64 wraps)
+    s1f = np.zeros(1, dtype=np.float64)  # the same sum in floats (picks the integer among its residues)
     s2 = np.zeros(1, dtype=np.float64)
     z = np.ones(1, dtype=np.int64)
     mx = np.zeros(1, dtype=np.int64)
     n = 1
     largest = 1
+    ops = 0  # float additions into one sum, at most (bounds the float sum's rounding)
     field = np.zeros(n_fields, dtype=np.int64)
     key = np.zeros(words, dtype=np.int64)
     for r in range(n_reels - 1):
@@ -329,16 +342,20 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
         k2 = np.zeros((size, words), dtype=np.int64)
         w2 = np.zeros(size, dtype=np.int64)
         a2 = np.zeros(size, dtype=np.int64)
+        f2 = np.zeros(size, dtype=np.float64)
         b2 = np.zeros(size, dtype=np.float64)
         z2 = np.zeros(size, dtype=np.int64)
         m2 = np.zeros(size, dtype=np.int64)
         n2 = 0
         for i in range(n):
+            if (i & 1023) == 0 and ops + i * (qoff[r + 1] - qoff[r]) > work_max:
+                return 0, 0, 0.0, 0.0, 0, 0, n2, -1
             # unpack the state's fields
             for f in range(n_fields):
                 field[f] = (keys[i, f // 4] >> np.int64(16 * (f % 4))) & 0xFFFF
             wi = w[i]
             ai = s1[i]
+            afi = s1f[i]
             bi = s2[i]
             zi = z[i]
             mi = mx[i]
@@ -355,6 +372,8 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
                     code = update_code(gmode[g], gcap[g], field[n_sym + g], jgrp[q, g])
                     f = n_sym + g
                     key[f // 4] |= np.int64(code) << np.int64(16 * (f % 4))
+                if prune and c != 0:
+                    continue
                 cnt = jw[q]
                 mask = np.uint64(table.shape[0] - 1)
                 h = _hash(key) & mask
@@ -373,11 +392,12 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
                 if e < 0:
                     e = n2
                     if e >= states_max:
-                        return 0, 0, 0.0, 0, 0, e
+                        return 0, 0, 0.0, 0.0, 0, 0, e, -1
                     if e >= k2.shape[0]:
                         k2 = _grow2(k2, e + 1)
                         w2 = _grow1(w2, e + 1)
                         a2 = _grow1(a2, e + 1)
+                        f2 = _grow1(f2, e + 1)
                         b2 = _grow1(b2, e + 1)
                         z2 = _grow1(z2, e + 1)
                         m2 = _grow1(m2, e + 1)
@@ -392,24 +412,31 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
                 w2[e] += wi * cnt
                 a2[e] += (ai + c * wi) * cnt
                 fc = float(c)
-                b2[e] += (bi + 2.0 * fc * float(ai) + fc * fc * float(wi)) * float(cnt)
+                f2[e] += (afi + fc * float(wi)) * float(cnt)
+                fa = afi if wide else float(ai)
+                b2[e] += (bi + 2.0 * fc * fa + fc * fc * float(wi)) * float(cnt)
                 if c == 0:
                     z2[e] += zi * cnt
-        keys, w, s1, s2, z, mx = k2[:n2], w2[:n2], a2[:n2], b2[:n2], z2[:n2], m2[:n2]
+        ops += n * (qoff[r + 1] - qoff[r]) + 4
+        keys, w, s1, s1f, s2, z, mx = k2[:n2], w2[:n2], a2[:n2], f2[:n2], b2[:n2], z2[:n2], m2[:n2]
         n = n2
         largest = max(largest, n)
     # the last reel is not stored: each state's screens close every open component and pay the scatter groups
     total_w = 0
     total_a = 0
+    total_af = 0.0
     total_b = 0.0
     total_z = 0
     best = 0
     r = n_reels - 1
+    if ops + n * (qoff[r + 1] - qoff[r]) > work_max:
+        return 0, 0, 0.0, 0.0, 0, 0, n, -1
     for i in range(n):
         for f in range(n_fields):
             field[f] = (keys[i, f // 4] >> np.int64(16 * (f % 4))) & 0xFFFF
         wi = w[i]
         ai = s1[i]
+        afi = s1f[i]
         bi = s2[i]
         for q in range(qoff[r], qoff[r + 1]):
             c = 0
@@ -423,17 +450,40 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
             total_w += wi * cnt
             total_a += (ai + c * wi) * cnt
             fc = float(c)
-            total_b += (bi + 2.0 * fc * float(ai) + fc * fc * float(wi)) * float(cnt)
+            total_af += (afi + fc * float(wi)) * float(cnt)
+            fa = afi if wide else float(ai)
+            total_b += (bi + 2.0 * fc * fa + fc * fc * float(wi)) * float(cnt)
             if c == 0:
                 total_z += z[i] * cnt
             if mx[i] + c > best:
                 best = mx[i] + c
-    return total_w, total_a, total_b, total_z, best, largest
+    ops += n * (qoff[r + 1] - qoff[r]) + 4
+    return total_w, total_a, total_af, total_b, total_z, best, largest, ops
 
 
 # ---------------------------------------------------------------------------
 # driver
 # ---------------------------------------------------------------------------
+def exact_from_residue(where: str, residue: int, approx: float, additions: int, largest: int) -> int:
+    """The integer ``x`` with ``x = residue (mod 2^64)`` and ``|x - approx| <= additions x 2^-52 x largest``: the
+    exact value of a sum of non-negative terms at most ``largest`` in all, kept modulo 2^64 (``residue``) and in
+    floats (``approx``, after at most ``additions`` additions along any term's path, each rounding by at most
+    2^-53 relative).  ExactBudgetError when that bound does not single out one integer (it must be under 2^62)."""
+    bound = ((additions + 8) * largest >> 52) + 1
+    if bound >= 1 << 62:
+        raise ExactBudgetError(f"{where}: the float check of the cluster transfer's wide sums is too loose "
+                               f"({additions:,} additions x {largest:,} units)")
+    base = int(round(approx))
+    diff = (residue - base) % (1 << 64)
+    if diff >= 1 << 63:
+        diff -= 1 << 64
+    exact = base + diff
+    if not -1 <= exact <= largest or abs(exact - approx) > bound + 1:
+        raise ExactBudgetError(f"{where}: the cluster transfer's wide sum is inconsistent (residue {residue}, float "
+                               f"{approx!r}, bound {bound:,})")
+    return exact
+
+
 def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, combo_of: np.ndarray, n_combos: int,
                       cycle: int, upper: int, gmode: np.ndarray, gcap: np.ndarray, gpays: np.ndarray) -> dict:
     """The exact sums of one strip set by the column transfer.
@@ -443,14 +493,18 @@ def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, comb
     int64[P, max_size + 1] pay units by cluster size; ``combo_of[P, max_size + 1]`` combination of each size;
     ``upper`` the spin's largest possible pay (units).  Returns the exact integer sums over the cycle: ``weight``,
     ``pay`` (weight x pay units), ``zero`` (weight of screens paying nothing), ``max_units``, ``clusters`` and
-    ``hits`` per combination, and the float ``square`` (weight x pay^2).  ExactBudgetError when a budget is passed.
+    ``hits`` per combination, and the float ``square`` (weight x pay^2); ``method`` "joint" (one sweep over every
+    symbol) or, when that sweep is over :data:`JOINT_WORK_MAX` steps, "per symbol": the pay sum from one sweep per
+    symbol, ``zero`` from the sweep over the screens paying nothing so far (None when that too is over the budget),
+    ``square`` and ``max_units`` None (not computed).  ExactBudgetError when a budget is passed even so.
     """
     if rows > MAX_TRANSFER_ROWS:
         raise ExactBudgetError(f"{where}: the column transfer of cluster pays takes reels of at most "
                                f"{MAX_TRANSFER_ROWS} rows, not {rows}")
-    if cycle * max(upper, 1) >= INT_SUM_MAX:
-        raise ExactBudgetError(f"{where}: the cycle ({cycle:,}) x the largest possible spin pay ({upper:,} units) does not "
-                               "fit the 64-bit sums of the cluster transfer")
+    cells = rows * len(reels)
+    if cycle * (cells + 1) >= INT_SUM_MAX:
+        raise ExactBudgetError(f"{where}: the cycle ({cycle:,}) x the cells of the screen ({cells}) does not fit the 64-bit "
+                               "counts of the cluster transfer")
     n_reels = len(reels)
     n_sym = pays.shape[0]
     cap = pays.shape[1] - 1
@@ -512,32 +566,80 @@ def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, comb
         final_parts.append(final)
         foff[s] = base_f
         base_f += len(final)
-    n_groups = len(gmode)
-    # joint patterns per reel: windows merged by every symbol's pattern and the group counts
+    tables = _SweepTables(np.concatenate(trans_parts) if trans_parts else np.zeros(0, np.int32),
+                          np.concatenate(units_parts) if units_parts else np.zeros(0, np.int64), off, npat,
+                          np.concatenate(final_parts) if final_parts else np.zeros(0, np.int64), foff,
+                          gmode.astype(np.int64), gcap.astype(np.int64), np.ascontiguousarray(gpays, dtype=np.int64))
+    out = {"clusters": clusters, "hits": hits}
+    everything = list(range(n_sym))
+    full = _sweep(where, tables, reels, sym_patterns, everything, True, False, JOINT_WORK_MAX, cycle, upper)
+    if full is not None:
+        out.update(full, method="joint")
+        return out
+    # too many joint states: the pay sum from one sweep per symbol (and one of the scatter groups), exact; the hit
+    # frequency from the joint sweep that follows only the screens paying nothing so far, when that fits; the second
+    # moment and the max win are left to the caller (None: not computed; the max is at most ``upper``)
+    members = [([s], False) for s in range(n_sym)] + ([([], True)] if len(gmode) else [])
+    pay = 0
+    for m, groups in members:
+        one = _sweep(where, tables, reels, sym_patterns, m, groups, False, SYMBOL_WORK_MAX, cycle, upper)
+        if one is None:
+            raise ExactBudgetError(f"{where}: one symbol's column transfer is over {SYMBOL_WORK_MAX:,} steps or "
+                                   f"{TRANSFER_STATES_MAX:,} states on a reel; simulate the game instead")
+        pay += one["pay"]
+    unpaid = _sweep(where, tables, reels, sym_patterns, everything, True, True, JOINT_WORK_MAX, cycle, upper)
+    out.update(weight=cycle, pay=pay, square=None, zero=None if unpaid is None else unpaid["zero"], max_units=None,
+               largest_layer=None, method="per symbol")
+    return out
+
+
+class _SweepTables(NamedTuple):
+    """Every symbol's layered automaton (flattened, as :func:`_joint_sweep` reads it) and the paying scatter groups."""
+
+    trans: np.ndarray  # next node of each (symbol, reel, node, pattern) entry
+    units: np.ndarray  # pay units closed by that step
+    off: np.ndarray  # int64[n_sym, n_reels] first entry of (symbol, reel)
+    npat: np.ndarray  # int64[n_sym, n_reels] patterns of (symbol, reel)
+    final: np.ndarray  # pay units closed after the last reel, by node
+    foff: np.ndarray  # int64[n_sym] first node of each symbol in ``final``
+    gmode: np.ndarray  # the paying scatter groups' count modes, caps and pays
+    gcap: np.ndarray
+    gpays: np.ndarray
+
+
+def _sweep(where: str, t: _SweepTables, reels: list, sym_patterns: list, members: list, groups: bool, prune: bool,
+           work_max: int, cycle: int, upper: int) -> dict | None:
+    """The joint sweep over the symbols ``members`` (and the scatter groups when ``groups``): its exact sums, or None
+    when it is over ``work_max`` steps or :data:`TRANSFER_STATES_MAX` states on a reel.  Windows are merged by the
+    members' patterns and group counts only, so a sweep over few symbols reads few patterns."""
+    n_groups = len(t.gmode) if groups else 0
     jpat_rows, jgrp_rows, jw_rows, qoff = [], [], [], [0]
     for r, (_, _, counts, weights) in enumerate(reels):
         merged: dict = {}
         for w in range(len(weights)):
-            key = (tuple(sym_patterns[s][r][2][w] for s in range(n_sym)), tuple(int(c) for c in counts[w].tolist()))
+            key = (tuple(sym_patterns[s][r][2][w] for s in members),
+                   tuple(int(c) for c in counts[w].tolist()) if groups else ())
             merged[key] = merged.get(key, 0) + int(weights[w])
         for (pats, grp), weight in merged.items():
             jpat_rows.append(pats)
             jgrp_rows.append(grp)
             jw_rows.append(weight)
         qoff.append(len(jw_rows))
-    jpat = np.array(jpat_rows, dtype=np.int64).reshape(len(jw_rows), n_sym)
+    jpat = np.array(jpat_rows, dtype=np.int64).reshape(len(jw_rows), len(members))
     jgrp = np.array(jgrp_rows, dtype=np.int64).reshape(len(jw_rows), n_groups)
-    total, pay, square, zero, best, largest = _joint_sweep(
-        np.concatenate(trans_parts) if trans_parts else np.zeros(0, np.int32),
-        np.concatenate(units_parts) if units_parts else np.zeros(0, np.int64),
-        off, npat, np.concatenate(final_parts) if final_parts else np.zeros(0, np.int64), foff, jpat, jgrp,
-        np.array(jw_rows, dtype=np.int64), np.array(qoff, dtype=np.int64), gmode.astype(np.int64),
-        gcap.astype(np.int64), np.ascontiguousarray(gpays, dtype=np.int64), np.int64(n_sym + n_groups),
-        np.int64(TRANSFER_STATES_MAX))
-    if total == 0:
-        raise ExactBudgetError(f"{where}: the column transfer of cluster pays needs more than {TRANSFER_STATES_MAX:,} "
-                               "joint states on one reel; simulate the game instead")
-    if int(total) != cycle:
+    sel = np.array(members, dtype=np.int64)
+    gsel = slice(0, n_groups)
+    wide = cycle * max(upper, 1) >= INT_SUM_MAX
+    total, pay_residue, pay_float, square, zero, best, largest, ops = _joint_sweep(
+        t.trans, t.units, np.ascontiguousarray(t.off[sel]), np.ascontiguousarray(t.npat[sel]), t.final,
+        np.ascontiguousarray(t.foff[sel]), jpat, jgrp, np.array(jw_rows, dtype=np.int64),
+        np.array(qoff, dtype=np.int64), t.gmode[gsel], t.gcap[gsel], np.ascontiguousarray(t.gpays[gsel]),
+        np.int64(len(members) + n_groups), np.int64(TRANSFER_STATES_MAX), wide, prune, np.int64(work_max))
+    if ops < 0:
+        return None
+    if not prune and int(total) != cycle:
         raise ExactBudgetError(f"{where}: the cluster transfer's weights do not add up to the cycle (64-bit overflow)")
-    return {"weight": int(total), "pay": int(pay), "square": float(square), "zero": int(zero), "max_units": int(best),
-            "clusters": clusters, "hits": hits, "largest_layer": int(largest)}
+    pay = exact_from_residue(where, int(pay_residue), float(pay_float), int(ops), cycle * max(upper, 1)) if wide \
+        else int(pay_residue)
+    return {"weight": int(total), "pay": pay, "square": float(square), "zero": int(zero), "max_units": int(best),
+            "largest_layer": int(largest)}

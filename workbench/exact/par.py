@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
@@ -32,6 +33,17 @@ from .windows import strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
 MODE_WORK_MAX = 100_000_000_000  # estimated steps of the exact analysis of all strip sets of a mode together
+
+
+@dataclass(frozen=True)
+class SimulatedFigure:
+    """A figure of a PAR sheet estimated by a seeded simulation of its screens (the exact engine left it out):
+    ``value`` (the figure's unit), ``ci95`` (half-width of its 95 % interval, same unit), ``rounds``, ``seed``."""
+
+    value: float
+    ci95: float
+    rounds: int
+    seed: int
 
 
 class ParSheet:
@@ -102,17 +114,32 @@ class ParSheet:
             else:
                 self.distribution_note = f"full-cycle distribution not computed (full_cycle={full_cycle!r})"
         searches = [(a.strip_set.name, a.moments) for a in active]
+        #: figures the exact analysis left out (over a work budget): figure -> why; a higher layer may estimate them
+        #: by simulation (:meth:`add_simulated`), and every view then labels them "simulated (N rounds)"
+        self.missing: dict = {}
+        for _, m in searches:
+            for figure in m.missing:
+                self.missing.setdefault(figure, m.missing_note or "over the exact engine's work budget")
+        #: figure key -> :class:`SimulatedFigure`, for the figures of ``missing`` estimated by simulation
+        self.simulated: dict = {}
         self.max_win_exact = all(m.max_exact for _, m in searches)
+        if self.missing:
+            names = {"std": "the standard deviation (and volatility index)", "hit_frequency": "the hit frequency",
+                     "max_win": "the max win (an exact bound is given)"}
+            self.notes_missing = (f"not exact: {', '.join(names[f] for f in self.missing)}: "
+                                  f"{'; '.join(dict.fromkeys(self.missing.values()))}")
         self.max_win_upper = (max((m.max_units if m.max_exact else m.max_upper) for _, m in searches) / scale.cost_units
                               if searches else 0.0)
         self.notes: list[str] = [self.distribution_note] if self.distribution_note else []
+        if self.missing:
+            self.notes.append(self.notes_missing)
         for name, m in searches:
             if not m.max_exact and awards:
                 self.notes.append(
                     f"max win of strip set {name!r}: a spin pays its screen's pays plus the bonus award; the largest known "
                     f"is {m.max_units / scale.cost_units:g} x total bet, the maximum is at most "
                     f"{m.max_upper / scale.cost_units:g} x total bet (the largest screen pay plus the largest award)")
-            elif not m.max_exact:
+            elif not m.max_exact and "max_win" not in m.missing:
                 self.notes.append(
                     f"max win of strip set {name!r}: the search stopped at its budget of windows visited; the "
                     f"largest win found is {m.max_units / scale.cost_units:g} x total bet, the maximum is at most "
@@ -154,9 +181,21 @@ class ParSheet:
         """RTP by source as floats (x total bet)."""
         return {k: float(v) for k, v in self.components_exact.items()}
 
-    @cached_property
+    @property
     def statistics(self) -> WinStatistics:
-        """Whole-spin statistics (exact: from the state recursion over all lines and scatters)."""
+        """Whole-spin statistics (exact: from the state recursion over all lines and scatters); a figure of
+        ``missing`` is NaN, or its simulated estimate once :meth:`add_simulated` gave one."""
+        exact = self._exact_statistics
+        sim = self.simulated
+        return WinStatistics(
+            rtp=exact.rtp,
+            std=sim["std"].value if "std" in sim else exact.std,
+            hit_frequency=sim["hit_frequency"].value if "hit_frequency" in sim else exact.hit_frequency,
+            max_win=max(exact.max_win, sim["max_win"].value) if "max_win" in sim else exact.max_win,
+        )
+
+    @cached_property
+    def _exact_statistics(self) -> WinStatistics:
         mean = sum(p * m.mean for p, m in self._moments)
         second = sum(p * m.second for p, m in self._moments)
         cost = self.scale.cost_units
@@ -165,10 +204,29 @@ class ParSheet:
         variance = variance / cost**2 if variance > 1e-12 * second else 0.0
         return WinStatistics(
             rtp=self.rtp,
-            std=math.sqrt(variance),
+            std=math.sqrt(variance) if "std" not in self.missing else math.nan,
             hit_frequency=sum(p * m.hit for p, m in self._moments),
             max_win=max(m.max_units for _, m in self._moments) / cost,
         )
+
+    def add_simulated(self, figures: dict) -> None:
+        """Estimates of the figures of ``missing`` by a seeded simulation of the sheet's screens: figure ->
+        :class:`SimulatedFigure` ("std", "hit_frequency", "max_win"; the max win is the largest seen, beside the
+        exact bound ``max_win_upper``).  Every view then shows them labelled "simulated (N rounds)"."""
+        unknown = set(figures) - set(self.missing)
+        if unknown:
+            raise ValueError(f"{self.game.name}: {sorted(unknown)} are exact in this sheet, not missing")
+        self.simulated = {**self.simulated, **figures}
+
+    def source(self, figure: str) -> str:
+        """How ``figure`` (a catalogue key) was obtained: "exact", "simulated (N rounds)" or "not computed"."""
+        base = {"hit_rate_one_in": "hit_frequency", "volatility_index_90": "std", "volatility_index_95": "std"}.get(
+            figure, figure)
+        if base not in self.missing:
+            return "exact"
+        if base in self.simulated:
+            return f"simulated ({self.simulated[base].rounds:,} rounds)"
+        return "not computed"
 
     @property
     def hit_frequency(self) -> float:
@@ -423,8 +481,10 @@ class ParSheet:
             "max_win_exact": self.max_win_exact,
             "notes": list(self.notes),
             # every figure of the catalogue, as every view shows it (workbench.figures)
-            "figures": {v.key: {"label": v.label, "value": _json_value(v.value), "unit": v.unit}
+            "figures": {v.key: {"label": v.label, "value": _json_value(v.value), "unit": v.unit, "source": v.source,
+                                **({"ci95": v.ci95} if v.ci95 is not None else {})}
                         for v in figures_of(self)},
+            "missing": dict(self.missing),
         }
 
     def figures(self, *, editor: bool | None = None) -> list:

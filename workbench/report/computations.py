@@ -28,10 +28,11 @@ def load_report_game(game):
 
 
 def par_sheet(game):
-    """Exact base-game PAR sheet (full cycle when it fits the default budget)."""
-    from ..exact import par
+    """Exact base-game PAR sheet (full cycle when it fits the default budget); a figure over the exact engine's
+    budgets alone is simulated and labelled so (:func:`workbench.simulate.complete_par`)."""
+    from ..simulate import complete_par
 
-    return par(game)
+    return complete_par(game)
 
 
 def rtp_estimate(game, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1, stake=None,

@@ -117,6 +117,9 @@ def key_figures(sheet, est, sim=None) -> pd.DataFrame:
         out = {"stake (total bet)": (f"{stake} (the reference stake)" if stake else "any (no figure depends on the stake)")}
         for v in shown:
             out[title(v)] = _figure_text(value(v, stats), v.kind)
+            if stats is sheet and v.source != "exact":  # over the exact engine's budgets: say how it was obtained
+                ci = f", ± {_figure_text(v.ci95, v.kind)} (95 %)" if v.ci95 is not None else ""
+                out[title(v)] += f" ({v.source}{ci})"
             if v.key == "rtp":
                 out[f"RTP ± (95 %){at}"] = fmt_ci(rtp_ci)
                 if est.model.jackpots:
@@ -128,7 +131,10 @@ def key_figures(sheet, est, sim=None) -> pd.DataFrame:
     data = {exact: column(sheet, 0.0, 0.0),
             "whole game (exact + conditional)": column(est, est.rtp_ci95, est.jackpot_rtp)}
     data[exact][mw] = f"{fmt_x(sheet.max_win)} (exact maximum)"
-    if not getattr(sheet, "max_win_exact", True):
+    if "max_win" in getattr(sheet, "missing", {}):
+        data[exact][mw] = (f"{fmt_x(sheet.max_win)} largest seen ({sheet.source('max_win')}); at most "
+                           f"{fmt_x(sheet.max_win_upper)} (exact bound)")
+    elif not getattr(sheet, "max_win_exact", True):
         data[exact][mw] = f"{fmt_x(sheet.max_win)} to {fmt_x(sheet.max_win_upper)} (search stopped)"
     whole = data["whole game (exact + conditional)"]
     if cap:
@@ -214,14 +220,22 @@ def combinations_title(sheet) -> str:
             }[sheet.game.pays.rule]
 
 
+def _not_exact(sheet, figure: str) -> str:
+    """", simulated (N rounds)" after a figure the exact engine left out (else nothing)."""
+    source = sheet.source(figure) if hasattr(sheet, "source") else "exact"
+    return "" if source == "exact" else f", {source}"
+
+
 def par_conventions_table(sheet, z_printed: float = 1.65) -> pd.DataFrame:
     """The figures printed PAR sheets give under other conventions, each labelled (base game, x total bet)."""
     rows = [
-        {"figure": "hit frequency, whole spin (a spin with any win)", "value": fmt_pct(sheet.hit_frequency)},
+        {"figure": "hit frequency, whole spin (a spin with any win)" + _not_exact(sheet, "hit_frequency"),
+         "value": fmt_pct(sheet.hit_frequency)},
         {"figure": "hit frequency, PAR-sheet convention (each line, ways or scatter win on a spin is a hit)",
          "value": fmt_pct(sheet.par_hit_frequency)},
-        {"figure": "volatility index, z = 1.6449 (exact 90 %)", "value": fmt_num(sheet.volatility_index(0.90))},
-        {"figure": f"volatility index, z = {z_printed:g} (as printed on many sheets)",
+        {"figure": "volatility index, z = 1.6449 (exact 90 %)" + _not_exact(sheet, "std"),
+         "value": fmt_num(sheet.volatility_index(0.90))},
+        {"figure": f"volatility index, z = {z_printed:g} (as printed on many sheets)" + _not_exact(sheet, "std"),
          "value": fmt_num(sheet.volatility_index(z=z_printed))},
     ]
     return _frame(rows, "figure")

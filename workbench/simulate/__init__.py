@@ -47,6 +47,7 @@ from .plan import end_to_end_plan, is_end_to_end
 from .results import NO_BASE_GAME, BaseScreenCap, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate
 from .chunks import play_chunk
 from .progress import eta_text
+from .screens import BATCHES, SCREEN_ROUNDS, missing_figures, screen_game
 from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator, chunk_state
 
 __all__ = [
@@ -176,6 +177,24 @@ RTP_BATCH_BLOCKS = 16
 BOXED_CHUNK = RTP_BLOCK // 8
 
 
+def simulate_missing(sheet, rounds: int = SCREEN_ROUNDS, seed: int = 1) -> dict:
+    """Estimates of the figures the exact PAR ``sheet`` left out (``sheet.missing``): its screens alone
+    (:func:`~workbench.simulate.screens.screen_game`) in :data:`~workbench.simulate.screens.BATCHES` batches of
+    ``rounds // BATCHES``, batch ``b`` seeded ``seed + b`` (:func:`~workbench.simulate.screens.missing_figures`)."""
+    game = screen_game(sheet.game, sheet.mode)
+    results = [simulate(game, max(rounds // BATCHES, 1), seed + b) for b in range(BATCHES)]
+    return missing_figures(sheet, results, seed)
+
+
+def complete_par(game: Game, mode: str = "base", *, rounds: int = SCREEN_ROUNDS, seed: int = 1, **options):
+    """:func:`~workbench.exact.par` of ``game`` in ``mode`` (``options`` passed on), with the figures it left out
+    estimated by :func:`simulate_missing` (``rounds``, ``seed``) and labelled "simulated (N rounds)"."""
+    sheet = par(game, mode, **options)
+    if sheet.missing:
+        sheet.add_simulated(simulate_missing(sheet, rounds, seed))
+    return sheet
+
+
 def exactness(game: Game) -> tuple[bool, str]:
     """Whether the game's whole RTP is its exact base-game PAR RTP, and why (or why not).
 
@@ -257,6 +276,8 @@ def estimate_rtp(
     else:
         try:
             sheet = par(game, full_cycle=False)
+            if sheet.missing:  # the RTP is exact; the figures the exact engine left out are simulated (labelled so)
+                sheet.add_simulated(simulate_missing(sheet, seed=seed))
         except ExactBudgetError as exc:  # no exact first screen: it is simulated with the rest of every round
             sheet = NO_BASE_GAME
             end_to_end = f"the exact first screen is over a budget ({exc}), so it is simulated too"

@@ -15,9 +15,13 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..exact import ParSheet, par
+from ..exact import ParSheet
 from ..figures import AMOUNT, NUMBER, ONE_IN, PERCENT, shown
 from ..model import Game, StripSet
+from ..simulate import complete_par
+
+# rounds for a figure the exact engine leaves out (simulate.screens), per edit: a quick, labelled estimate
+EDITOR_SCREEN_ROUNDS = 1 << 18
 
 
 def header_row(*names: str) -> str:
@@ -57,14 +61,17 @@ def par_metrics(sheet: ParSheet) -> tuple:
     out = []
     for v in sheet.figures(editor=True):
         money = v.kind in (NUMBER, AMOUNT) and "x total bet" in v.unit
-        out.append(Metric(v.key, f"{v.label} (x total bet)" if money else v.label, v.value, v.kind))
+        label = f"{v.label} (x total bet)" if money else v.label
+        if v.source != "exact":  # over the exact engine's budgets: simulated, with its interval
+            label += f", {v.source}" + (f", +- {shown(v.ci95, v.kind)} (95 %)" if v.ci95 is not None else "")
+        out.append(Metric(v.key, label, v.value, v.kind))
     return tuple(out)
 
 
 def timed_par(game: Game, mode: str = "base") -> ParResult:
     """Exact PAR of ``mode`` (no full-cycle distribution) with its metrics and wall time in seconds."""
     start = time.perf_counter()
-    sheet = par(game, mode, full_cycle=False)
+    sheet = complete_par(game, mode, rounds=EDITOR_SCREEN_ROUNDS, full_cycle=False)
     metrics = par_metrics(sheet)
     return ParResult(sheet, metrics, time.perf_counter() - start)
 

@@ -1,0 +1,85 @@
+"""The production-size gallery (reelsets/production/, 200-600-stop strips): every game is priced by `workbench par`
+(the RTP always exact, as a fraction; a figure the exact engine leaves out simulated and labelled so), the exact
+first screen agrees with a seeded simulation of its screens within 4 standard errors, and the strips are what the
+seeded generator beside them writes."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from workbench import load_game
+from workbench.cli import main as cli_main
+from workbench.simulate import simulate
+from workbench.simulate import complete_par
+from workbench.simulate.screens import screen_game
+
+ROOT = Path(__file__).resolve().parents[1]
+PRODUCTION = ROOT / "reelsets" / "production"
+GAMES = sorted(PRODUCTION.glob("*.toml"))
+SCREENS = 1 << 20  # screens simulated per game in CI (benchmarks/bench_production.py --agreement runs 10^8)
+
+
+def test_the_gallery_has_the_production_games_of_the_issue():
+    stops = {}
+    for path in GAMES:
+        game = load_game(path)
+        stops[path.name] = (game.pays.rule, game.reels, max(game.rows),
+                            min(len(s.symbols) for s in game.strip_sets_for("base")[0].reels))
+    assert len(GAMES) >= 6
+    assert ("lines", 5, 5, 600) in stops.values() and ("cluster", 7, 7, 250) in stops.values()
+    assert all(n >= 200 for *_, n in stops.values())
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_par_prices_the_game_and_labels_every_figure(path, capsys):
+    assert cli_main(["par", str(path), "--json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    rtp = Fraction(sheet["rtp_exact"])
+    assert 0 < rtp < 2 and math.isclose(float(rtp), sheet["rtp"], rel_tol=1e-12)
+    figures = sheet["figures"]
+    assert figures["rtp"]["source"] == "exact"
+    for key in ("hit_frequency", "std", "volatility_index_90", "max_win"):
+        source = figures[key]["source"]
+        assert source == "exact" or source.startswith("simulated ("), (key, source)
+        assert (key.split("_9")[0] in sheet["missing"] or key == "volatility_index_90" and "std" in sheet["missing"]) \
+            == (source != "exact")
+        if source.startswith("simulated") and key != "max_win":
+            assert figures[key]["ci95"] > 0 and "simulated (" in figures[key]["unit"]
+    if not sheet["max_win_exact"]:
+        assert figures["max_win_upper"]["value"] >= figures["max_win"]["value"]
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_the_exact_first_screen_agrees_with_a_simulation_of_its_screens(path):
+    game = load_game(path)
+    sheet = complete_par(game, full_cycle=False, rounds=1 << 18)
+    sim = simulate(screen_game(game), SCREENS, 11)
+    se = sim.rtp_ci95 / 1.96
+    assert abs(sim.rtp - sheet.rtp) <= 4 * se, (sim.rtp, sheet.rtp, se)
+    if sheet.source("hit_frequency") == "exact":
+        p = sheet.hit_frequency
+        assert abs(sim.hit_frequency - p) <= 4 * math.sqrt(p * (1 - p) / SCREENS)
+    if sheet.source("std") == "exact":  # the std's standard error is not measured here: 5 % of it
+        assert math.isclose(sim.std, sheet.std, rel_tol=0.05)
+    assert sim.max_win <= (sheet.max_win_upper if not sheet.max_win_exact else sheet.max_win) + 1e-9
+
+
+def test_the_strips_are_what_the_generator_writes(tmp_path):
+    sys.path.insert(0, str(PRODUCTION))
+    try:
+        import make_production
+    finally:
+        sys.path.remove(str(PRODUCTION))
+
+    def body(text):  # the header comment carries the measured RTP; the rest must be identical
+        return [ln for ln in text.splitlines() if not ln.startswith("#")]
+
+    for spec in make_production.SPECS:
+        written = make_production.write(spec, folder=tmp_path)
+        assert body(written.read_text()) == body((PRODUCTION / spec.out).read_text()), spec.out

@@ -1,0 +1,56 @@
+"""The figures of a PAR sheet the exact engine left out, estimated by a seeded simulation of the sheet's screens.
+
+The exact engine computes the RTP of every game it takes; a figure whose exact computation is over a work budget
+(the standard deviation, hit frequency or max win of a production-size cluster game, say) is left out of the
+sheet (``ParSheet.missing``) instead of refusing the game.  ``workbench.simulate.complete_par`` is ``par`` plus
+those figures: it plays the sheet's screens alone (the first screen of a round, on the strip sets of the sheet's mode, no
+feature: :func:`screen_game`) in :data:`BATCHES` seeded batches and gives each missing figure with its 95 %
+interval, labelled "simulated (N rounds)" by every view (:mod:`workbench.figures`).  Everything else stays exact.
+
+- hit frequency: hits / rounds over all batches, interval from the binomial variance;
+- standard deviation: from the pooled sums; interval t(0.975, B - 1) x the spread of the batches' values / sqrt(B)
+  (the std's own variance needs the fourth moment, which the batches measure without assuming a shape);
+- max win: the largest win seen (no interval); the exact bound stays beside it (``max_win_upper``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from types import MappingProxyType
+
+from ..exact.par import ParSheet, SimulatedFigure
+from ..model import Game
+
+SCREEN_ROUNDS = 1 << 22  # rounds played for the missing figures of one sheet, all batches together
+BATCHES = 8
+T_975 = {8: 2.364624251592785}  # Student's t quantile 0.975 with BATCHES - 1 degrees of freedom
+Z95 = 1.959963984540054
+
+
+def screen_game(game: Game, mode: str = "base") -> Game:
+    """``game``'s screens alone: the strip sets of ``mode`` (as the base game), played by the classic template (one
+    screen, its pays and scatter pays; no feature, no bet mode) -- what the PAR sheet of ``mode`` covers."""
+    sets = {name: replace(s, mode="base") for name, s in game.strip_sets.items() if s.mode == mode}
+    return game._replace(game_module="classic", features=MappingProxyType({}), strip_sets=MappingProxyType(sets),
+                         bet_modes=MappingProxyType({}), exact_part="base game", feature_money=())
+
+
+def missing_figures(sheet: ParSheet, results: list, seed: int) -> dict:
+    """Estimates of the figures of ``sheet.missing`` from the seeded batches ``results`` (SimulationResults of
+    :func:`screen_game`, batch ``b`` seeded ``seed + b``): figure -> :class:`~workbench.exact.par.SimulatedFigure`."""
+    n = sum(r.spins for r in results)
+    mean = sum(r.rtp * r.spins for r in results) / n
+    second = sum((r.std ** 2 + r.rtp ** 2) * r.spins for r in results) / n
+    std = math.sqrt(max(second - mean * mean, 0.0))
+    stds = [r.std for r in results]
+    spread = math.sqrt(sum((s - sum(stds) / len(stds)) ** 2 for s in stds) / (len(stds) - 1))
+    hit = sum(r.hit_frequency * r.spins for r in results) / n
+    out = {}
+    if "std" in sheet.missing:
+        out["std"] = SimulatedFigure(std, T_975[len(results)] * spread / math.sqrt(len(results)), n, seed)
+    if "hit_frequency" in sheet.missing:
+        out["hit_frequency"] = SimulatedFigure(hit, Z95 * math.sqrt(hit * (1 - hit) / n), n, seed)
+    if "max_win" in sheet.missing:
+        out["max_win"] = SimulatedFigure(max(r.max_win for r in results), None, n, seed)
+    return out
