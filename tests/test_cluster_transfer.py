@@ -153,8 +153,8 @@ def test_budgets_are_kept_with_clear_reasons(monkeypatch):
     strip_set = game.strip_sets["base"]
     where = "Cluster test 5x4: strip set 'base'"
     monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 3)
-    with pytest.raises(ExactBudgetError, match=f"{where}: one symbol's column transfer is over .* 3 states on a reel; "
-                                               "simulate"):
+    with pytest.raises(ExactBudgetError, match=f"{where}: the scatter groups' column transfer is over .* 3 states on a "
+                                               "reel; simulate"):
         _transfer(game, strip_set)
     monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 4_000_000)
     monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 2)

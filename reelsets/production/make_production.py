@@ -286,7 +286,10 @@ def measure(path: Path) -> str:
     cmd = [sys.executable, "-m", "workbench.cli", "rtp", str(path), "--precision", "0.002", "--quiet", "--seed", "1"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("RTP ") and "+-" in ln)
-    return " ".join(line.split()[1:]) + " (workbench rtp --precision 0.002 --seed 1, whole game)"
+    text = " ".join(line.split()[1:])
+    if "+- 0.0000 %" in text:  # nothing simulated: the whole game is the exact base game
+        text = text.split(" +-")[0] + " (exact)"
+    return text + " (workbench rtp --precision 0.002 --seed 1, whole game)"
 
 
 def main() -> None:

@@ -407,8 +407,8 @@ def _transfer(game: Game, strip_set: StripSet, scale: PayScale, reels: list, win
         moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=math.nan, hit=hit, max_units=0,
                               max_exact=False, max_upper=upper, max_nodes=0, missing=missing,
                               missing_note=(f"strip set {strip_set.name!r}: the column transfer over every symbol at once "
-                                            f"is over its budget of {JOINT_WORK_MAX:,} steps; the RTP is exact by one "
-                                            "sweep per symbol"))
+                                            f"is over its budget of {JOINT_WORK_MAX:,} steps; the RTP is exact from "
+                                            "each symbol's own transfer"))
     unit = game.bet.line_pay_unit
     combo_units = tuple(n * scale.units(game.bet.credits(combo.pay, unit)) for n, combo in zip(sums["clusters"], combinations))
     if combos > limit:

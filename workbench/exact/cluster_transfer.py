@@ -52,7 +52,7 @@ LAYER_NODES_MAX = 65_535  # one symbol's automaton states per reel (16-bit field
 TRANSFER_STATES_MAX = 4_000_000  # joint states of one reel step (about 80 bytes each)
 INT_SUM_MAX = 1 << 63
 JOINT_WORK_MAX = 10_000_000  # states x patterns of the joint sweep over every symbol (1-2 s at 7 symbols)
-SYMBOL_WORK_MAX = 200_000_000  # the same, of one symbol's sweep (a 250-stop 7x7 game: at most 1,041,597)
+SYMBOL_WORK_MAX = 200_000_000  # the same, of the scatter groups' sweep alone
 
 
 # ---------------------------------------------------------------------------
@@ -347,9 +347,9 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
         z2 = np.zeros(size, dtype=np.int64)
         m2 = np.zeros(size, dtype=np.int64)
         n2 = 0
+        if ops + n * (qoff[r + 1] - qoff[r]) > work_max:  # the layer costs exactly n x its patterns: stop before it
+            return 0, 0, 0.0, 0.0, 0, 0, n, -1
         for i in range(n):
-            if (i & 1023) == 0 and ops + i * (qoff[r + 1] - qoff[r]) > work_max:
-                return 0, 0, 0.0, 0.0, 0, 0, n2, -1
             # unpack the state's fields
             for f in range(n_fields):
                 field[f] = (keys[i, f // 4] >> np.int64(16 * (f % 4))) & 0xFFFF
@@ -572,22 +572,29 @@ def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, comb
                           gmode.astype(np.int64), gcap.astype(np.int64), np.ascontiguousarray(gpays, dtype=np.int64))
     out = {"clusters": clusters, "hits": hits}
     everything = list(range(n_sym))
-    full = _sweep(where, tables, reels, sym_patterns, everything, True, False, JOINT_WORK_MAX, cycle, upper)
+    # the sweep over the screens paying nothing so far has at most the joint sweep's states: when even it is over
+    # the budget, the joint sweep is not tried
+    unpaid = _sweep(where, tables, reels, sym_patterns, everything, True, True, JOINT_WORK_MAX, cycle, upper)
+    full = None if unpaid is None else _sweep(where, tables, reels, sym_patterns, everything, True, False,
+                                              JOINT_WORK_MAX, cycle, upper)
     if full is not None:
         out.update(full, method="joint")
         return out
-    # too many joint states: the pay sum from one sweep per symbol (and one of the scatter groups), exact; the hit
-    # frequency from the joint sweep that follows only the screens paying nothing so far, when that fits; the second
-    # moment and the max win are left to the caller (None: not computed; the max is at most ``upper``)
-    members = [([s], False) for s in range(n_sym)] + ([([], True)] if len(gmode) else [])
-    pay = 0
-    for m, groups in members:
-        one = _sweep(where, tables, reels, sym_patterns, m, groups, False, SYMBOL_WORK_MAX, cycle, upper)
-        if one is None:
-            raise ExactBudgetError(f"{where}: one symbol's column transfer is over {SYMBOL_WORK_MAX:,} steps or "
+    # too many joint states: the pay sum from the clusters of each combination (the symbols' own sweeps above) and
+    # the scatter groups' sweep, exact integers; the hit frequency when the unpaid sweep fitted; the second moment
+    # and the max win are left to the caller (None: not computed; the max is at most ``upper``)
+    unit_of = {}
+    for s in range(n_sym):
+        for size in range(cap + 1):
+            if combo_of[s, size] >= 0:
+                unit_of.setdefault(int(combo_of[s, size]), int(pays[s, size]))
+    pay = sum(n * unit_of[c] for c, n in enumerate(clusters) if n)
+    if len(gmode):
+        groups = _sweep(where, tables, reels, sym_patterns, [], True, False, SYMBOL_WORK_MAX, cycle, upper)
+        if groups is None:
+            raise ExactBudgetError(f"{where}: the scatter groups' column transfer is over {SYMBOL_WORK_MAX:,} steps or "
                                    f"{TRANSFER_STATES_MAX:,} states on a reel; simulate the game instead")
-        pay += one["pay"]
-    unpaid = _sweep(where, tables, reels, sym_patterns, everything, True, True, JOINT_WORK_MAX, cycle, upper)
+        pay += groups["pay"]
     out.update(weight=cycle, pay=pay, square=None, zero=None if unpaid is None else unpaid["zero"], max_units=None,
                largest_layer=None, method="per symbol")
     return out

@@ -41,7 +41,7 @@ from .scaled import (
     SCALED_TABLE_FLOATS, _class_tables, _scaled_line_futures, _scaled_line_scatter_products, _scaled_pair_products,
     scaled_automaton_cached,
 )
-from .unpaid import _unpaid_step
+from .unpaid import _unpaid_step, path_masks, window_classes
 from .windows import ReelWindows, lexicographic_keys
 
 
@@ -413,10 +413,12 @@ def _nothing_pays(game: Game, strip_set: StripSet, windows: list[ReelWindows], l
                 f"undecided lines) x {int(keep.sum()):,} windows of reel {reel + 1} = {steps:,} steps, over the budget of "
                 f"{UNPAID_STEP_MAX:,}")
         cnt = np.ascontiguousarray(win.counts[keep][:, tables.index]) if n_groups else np.zeros((int(keep.sum()), 0), np.int64)
+        symbols = np.ascontiguousarray(win.symbols[keep])
+        masks = path_masks(ptr, lline, reel, line_rows)
+        of_mask, cls_ptr, cls_rep, cls_weight = window_classes(symbols, cnt, win.weights[keep], np.unique(masks))
         ptr, lline, lstate, codes, prob = _unpaid_step(
-            ptr, lline, lstate, codes, prob, np.ascontiguousarray(win.symbols[keep]), cnt,
-            win.weights[keep] / float(win.total_weight), reel, line_rows, automaton.trans, automaton.gain, automaton.live,
-            tables.mode, tables.cap,
+            ptr, lline, lstate, codes, prob, symbols, cnt, cls_weight / float(win.total_weight), reel, line_rows,
+            automaton.trans, automaton.gain, automaton.live, tables.mode, tables.cap, masks, of_mask, cls_ptr, cls_rep,
         )
     nothing = 0.0
     for s in range(len(prob)):

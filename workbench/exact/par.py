@@ -535,7 +535,9 @@ SET_CACHE_SIZE = 64  # strip-set analyses kept (an editor or tuner session touch
 
 
 _LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.analysis", "workbench.exact.windows",
-                  "workbench.exact.enumerate", "workbench.exact.triggers", "workbench.pays.lines")
+                  "workbench.exact.enumerate", "workbench.exact.triggers", "workbench.pays.lines",
+                  "workbench.exact.cluster", "workbench.exact.cluster_transfer", "workbench.exact.ways",
+                  "workbench.exact.anywhere")
 
 
 def _limits() -> tuple:
@@ -691,7 +693,11 @@ def _rule_par(game: Game, mode: str, strip_sets: list, scale: PayScale, full_cyc
     """The PAR sheet of a ways or scatter_pays game (see :func:`par`)."""
     if full_cycle == "auto":
         budget = min(budget, RULE_AUTO_CYCLE_BUDGET)
-    results = [_rule_analysis(game, s, scale, full_cycle, budget) for s in strip_sets]
+    # without the full cycle a strip set's analysis depends on it and the rest of the game only: an edit of one strip
+    # set (the editors, the tuner) re-analyses that set alone, and a second look at the same game reuses it
+    structure = _structure_key(game) if full_cycle is False else None
+    results = [_set_cached(structure, s, ("rule", budget), lambda s=s: _rule_analysis(game, s, scale, full_cycle, budget))
+               for s in strip_sets]
     combos = results[0][1]
     for _, other in results[1:]:
         if other != combos:  # they depend on the paytable only, so this is a bug in the engine

@@ -1,5 +1,10 @@
 """The hit-frequency kernel of the moments (:mod:`.moments`): ``1 - P(nothing pays)``, following only the paths
-on which nothing has paid yet (states: the undecided lines and the scatter counts), reel by reel."""
+on which nothing has paid yet (states: the undecided lines and the scatter counts), reel by reel.
+
+A path reads only the rows its undecided lines cross on the next reel (and the window's scatter counts), so the
+windows of a reel that agree on those rows are one step for it: :func:`window_classes` groups them once per set
+of rows read (a row mask), and the step walks a path's classes instead of every window -- on 600-stop strips a
+path with one or two undecided lines meets tens of classes instead of hundreds of windows."""
 
 from __future__ import annotations
 
@@ -27,14 +32,52 @@ def _state_hash(lines, states, n, codes):
     return h
 
 
+def window_classes(symbols: np.ndarray, counts: np.ndarray, weights: np.ndarray, masks) -> tuple:
+    """The windows of one reel grouped, for each row mask in ``masks``, by their symbols on the rows of the mask
+    and their scatter-group counts: (cls_of_mask int64[1 << rows] (-1: not built), cls_ptr, cls_rep (a window of
+    each class), cls_weight (the class's summed stop weights, exact integers))."""
+    rows = symbols.shape[1]
+    of_mask = np.full(1 << rows, -1, dtype=np.int64)
+    ptr, rep, weight = [0], [], []
+    for m in sorted(set(int(x) for x in masks)):
+        cols = [r for r in range(rows) if (m >> r) & 1]
+        key = np.concatenate([symbols[:, cols].astype(np.int64), counts.astype(np.int64)], axis=1)
+        if key.shape[1]:
+            _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        else:
+            first, inverse = np.zeros(1, np.int64), np.zeros(len(weights), np.int64)
+        of_mask[m] = len(ptr) - 1
+        rep.append(first.astype(np.int64))
+        weight.append(np.bincount(inverse.ravel(), weights=weights, minlength=len(first)).astype(np.int64)
+                      if len(weights) < 1 << 20 else np.array([int(weights[inverse.ravel() == c].sum())
+                                                               for c in range(len(first))], dtype=np.int64))
+        ptr.append(ptr[-1] + len(first))
+    return (of_mask, np.array(ptr, dtype=np.int64), np.concatenate(rep) if rep else np.zeros(0, np.int64),
+            np.concatenate(weight) if weight else np.zeros(0, np.int64))
+
+
+@njit(cache=True)
+def path_masks(ptr, lline, reel, line_rows):
+    """The row mask each path reads on ``reel``: the rows its undecided lines cross there."""
+    n = ptr.shape[0] - 1
+    out = np.zeros(n, dtype=np.int64)
+    for a in range(n):
+        m = 0
+        for j in range(ptr[a], ptr[a + 1]):
+            m |= 1 << line_rows[lline[j], reel]
+        out[a] = m
+    return out
+
+
 @njit(cache=True)
 def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel, line_rows,
-                 trans, gain, live, mode, cap):
-    """One reel of the unpaid-path recursion: keep only transitions that pay nothing."""
+                 trans, gain, live, mode, cap, masks, of_mask, cls_ptr, cls_rep):
+    """One reel of the unpaid-path recursion: keep only transitions that pay nothing.  Path ``a`` walks the window
+    classes of its row mask ``masks[a]`` (:func:`window_classes`: a representative window ``cls_rep[c]`` of class
+    probability ``win_p[c]``)."""
     n_states = ptr.shape[0] - 1
     n_groups = codes.shape[1]
     n_lines = line_rows.shape[0]
-    n_win = win_sym.shape[0]
     cap_t = 1024
     table = np.full(cap_t, -1, dtype=np.int64)
     keys = np.zeros(cap_t, dtype=np.uint64)
@@ -60,7 +103,9 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
     nnz = 0
     for a in range(n_states):
         pa = prob[a]
-        for w in range(n_win):
+        m = of_mask[masks[a]]
+        for c in range(cls_ptr[m], cls_ptr[m + 1]):
+            w = cls_rep[c]
             k = 0
             paid = False
             for j in range(ptr[a], ptr[a + 1]):
@@ -84,7 +129,7 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
                 key = key * n_codes + tmp_codes[g] if key < n_direct else n_direct
             if k == 0 and key < direct.shape[0] and direct[key] >= 0:
                 # fast path: no undecided line left, state known by its scatter codes alone
-                nprob[direct[key]] += pa * win_p[w]
+                nprob[direct[key]] += pa * win_p[c]
                 continue
             h = _state_hash(tmp_line, tmp_state, k, tmp_codes)
             slot = np.int64(h & np.uint64(cap_t - 1))
@@ -156,5 +201,5 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
                 keys[slot] = h
                 if k == 0 and key < direct.shape[0]:
                     direct[key] = idx
-            nprob[idx] += pa * win_p[w]
+            nprob[idx] += pa * win_p[c]
     return nptr[: count + 1].copy(), nline[:nnz].copy(), nstate[:nnz].copy(), ncodes[:count].copy(), nprob[:count].copy()

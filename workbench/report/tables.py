@@ -530,4 +530,8 @@ def session_table(source, spins: int = SESSION_SPINS, bankroll: float = SESSION_
 
 def par_tables(sheet) -> dict:
     """The PAR sheet's tables by name (as in the .xlsx workbook)."""
-    return {"summary": sheet.summary.to_frame(), **{name: getattr(sheet, name) for name in PAR_TABLES[1:]}}
+    summary = sheet.summary.to_frame()
+    # how each figure was obtained: "exact", or "simulated (N rounds)" where the exact engine left it out
+    sources = {v.key: v.source for v in sheet.figures()}
+    summary["source"] = [sources.get(key, "") for key in summary.index]
+    return {"summary": summary, **{name: getattr(sheet, name) for name in PAR_TABLES[1:]}}

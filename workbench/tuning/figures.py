@@ -86,6 +86,9 @@ def parse_keep(text: str, current: dict) -> Keep:
         raise TuningError(f"{where}: write NAME, NAME=VALUE or NAME=VALUE±TOL (e.g. hit_frequency=0.28±0.01, "
                           "trigger:free_spins=1/150±10%)")
     name, value_text, tol_text, percent = match.groups()
+    if name in KEEP_METRICS and name not in current:
+        raise TuningError(f"{where}: {name!r} is not exact for this game (over the exact engine's work budgets: "
+                          "`workbench par` shows it simulated), so the tuner cannot hold it")
     if name not in current or name in ("rtp", "max_win"):
         known = [k for k in current if k not in ("rtp", "max_win")]
         hint = difflib.get_close_matches(name, known, n=1)
@@ -340,6 +343,8 @@ def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, s
     # the catalogue's figures of the first screen the tuner reads (workbench.figures): the ones it may keep, the
     # max win and the trigger rates (probabilities per spin)
     for v in figures_of(sheet):
+        if v.source != "exact":  # over the exact engine's budgets (ParSheet.missing): not a figure to steer by
+            continue
         if v.key in KEEP_METRICS or v.key == "max_win" or v.key.startswith("trigger:"):
             out[v.key] = v.value
     return out
