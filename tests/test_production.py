@@ -83,3 +83,20 @@ def test_the_strips_are_what_the_generator_writes(tmp_path):
     for spec in make_production.SPECS:
         written = make_production.write(spec, folder=tmp_path)
         assert body(written.read_text()) == body((PRODUCTION / spec.out).read_text()), spec.out
+
+
+def test_the_screens_game_of_every_game_and_mode_is_a_file_workers_rebuild_alike():
+    """simulate.screens.screen_game is written as a file (workers rebuild a game from its text): every shipped,
+    gallery and production game and mode gives one that loads, plays the classic template, and a run on two
+    worker processes gives what one gives."""
+    from workbench.io import example_games, shipped_games
+
+    for path in [*shipped_games(), *example_games(), *GAMES]:
+        game = load_game(path)
+        for mode in game.modes:
+            screens = screen_game(game, mode)
+            assert screens.game_module == "classic" and screens.modes == ("base",)
+            assert len(screens.strip_sets) == len(game.strip_sets_for(mode))
+    screens = screen_game(load_game(PRODUCTION / "cluster_tumble_7x7_250.toml"))
+    one, two = simulate(screens, 1 << 19, 5), simulate(screens, 1 << 19, 5, workers=2)
+    assert (one.rtp, one.std, one.hit_frequency, one.max_win) == (two.rtp, two.std, two.hit_frequency, two.max_win)

@@ -16,10 +16,11 @@ interval, labelled "simulated (N rounds)" by every view (:mod:`workbench.figures
 from __future__ import annotations
 
 import math
-from dataclasses import replace
-from types import MappingProxyType
+
+import tomlkit
 
 from ..exact.par import ParSheet, SimulatedFigure
+from ..io import loads_game, render_text
 from ..model import Game
 
 SCREEN_ROUNDS = 1 << 22  # rounds played for the missing figures of one sheet, all batches together
@@ -30,10 +31,21 @@ Z95 = 1.959963984540054
 
 def screen_game(game: Game, mode: str = "base") -> Game:
     """``game``'s screens alone: the strip sets of ``mode`` (as the base game), played by the classic template (one
-    screen, its pays and scatter pays; no feature, no bet mode) -- what the PAR sheet of ``mode`` covers."""
-    sets = {name: replace(s, mode="base") for name, s in game.strip_sets.items() if s.mode == mode}
-    return game._replace(game_module="classic", features=MappingProxyType({}), strip_sets=MappingProxyType(sets),
-                         bet_modes=MappingProxyType({}), exact_part="base game", feature_money=())
+    screen, its pays and scatter pays; no feature, no bet mode) -- what the PAR sheet of ``mode`` covers.  Built
+    from the file's text (edits included) so that worker processes, which rebuild a game from its text, play the
+    same game."""
+    doc = tomlkit.parse(render_text(game))
+    doc["game_module"] = "classic"
+    for key in ("features", "bet_modes"):
+        if key in doc:
+            del doc[key]
+    for name in list(doc["strip_sets"]):
+        table = doc["strip_sets"][name]
+        if table.get("mode", "base") != mode:
+            del doc["strip_sets"][name]
+        else:
+            table["mode"] = "base"
+    return loads_game(tomlkit.dumps(doc), f"{game.path or game.name} (screens of mode {mode})")
 
 
 def missing_figures(sheet: ParSheet, results: list, seed: int) -> dict:
