@@ -29,6 +29,7 @@ from .analysis import (
 from .enumerate import DEFAULT_BUDGET, MAX_SEARCH_NODES, WORK_PER_COMBINATION, full_cycle_refusal, window_combinations
 from .parts import SCATTER_COLUMNS, BonusAwards, LinePays, ScatterPays, Triggers, pd
 from .scatters import ScatterCounts, scatter_counts
+from .sheet_cache import _SET_CACHE, _set_cached, _structure_key  # noqa: F401 (benchmarks clear par._SET_CACHE)
 from .windows import strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
@@ -525,53 +526,6 @@ def _json_value(value):
         return str(value)
     if isinstance(value, float) and not math.isfinite(value):
         return None
-    return value
-
-
-_SET_CACHE: dict = {}
-
-
-SET_CACHE_SIZE = 64  # strip-set analyses kept (an editor or tuner session touches a few sets over and over)
-
-
-_LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.analysis", "workbench.exact.windows",
-                  "workbench.exact.enumerate", "workbench.exact.triggers", "workbench.pays.lines",
-                  "workbench.exact.cluster", "workbench.exact.cluster_transfer", "workbench.exact.ways",
-                  "workbench.exact.anywhere")
-
-
-def _limits() -> tuple:
-    """The exact engine's work limits as they are now (an analysis made under other limits is not reused)."""
-    import sys
-
-    out = []
-    for name in _LIMIT_MODULES:
-        module = sys.modules.get(name)
-        if module is not None:
-            out += [(name, k, v) for k, v in vars(module).items() if k.isupper() and k.endswith("_MAX") and isinstance(v, int)]
-    return tuple(out)
-
-
-def _structure_key(game: Game) -> str:
-    """Everything of ``game`` an analysis without the full cycle depends on, but its strip sets (and the limits)."""
-    return repr(_limits()) + repr((game.reels, game.rows, game.bet, tuple(game.symbols.values()), game.paylines,
-                 tuple((k, tuple(v.items())) for k, v in game.paytable.items()), tuple(game.scatters.values()),
-                 tuple(game.triggers.values()), tuple(game.tables.values()), game.pays, tuple(game.groups.items()),
-                 game.heights, game.features))
-
-
-def _set_cached(structure: str | None, strip_set: StripSet, what, compute):
-    """``compute()``, remembered by (structure, strip set contents, what) when ``structure`` is given."""
-    if structure is None:
-        return compute()
-    key = (structure, strip_set, what)
-    if key in _SET_CACHE:
-        _SET_CACHE[key] = _SET_CACHE.pop(key)  # most recently used last
-        return _SET_CACHE[key]
-    value = compute()
-    if len(_SET_CACHE) >= SET_CACHE_SIZE:
-        del _SET_CACHE[next(iter(_SET_CACHE))]
-    _SET_CACHE[key] = value
     return value
 
 
