@@ -108,6 +108,12 @@ def _price(played: Game, strips: str, sheets: dict, add) -> None:
 
     try:
         sheets[strips] = par(played, "base", full_cycle=False)
+        if sheets[strips].missing:  # the game is priced; a figure alone is over the exact engine's budgets
+            sheet = sheets[strips]
+            add(refusal_key(played, sheet.notes_missing, exact=True),
+                f"{sheet.notes_missing}: `workbench par`, the report and the editors show "
+                f"{' and '.join(f.replace('_', ' ') for f in sheet.missing)} simulated from the game's screens "
+                "(labelled, with its 95 % interval); the RTP stays exact", WARNING)
     except ExactBudgetError as exc:
         sheets[strips] = None
         add(refusal_key(played, str(exc), exact=True),
