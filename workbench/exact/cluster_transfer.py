@@ -580,24 +580,31 @@ def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, comb
     if full is not None:
         out.update(full, method="joint")
         return out
-    # too many joint states: the pay sum from the clusters of each combination (the symbols' own sweeps above) and
-    # the scatter groups' sweep, exact integers; the hit frequency when the unpaid sweep fitted; the second moment
-    # and the max win are left to the caller (None: not computed; the max is at most ``upper``)
+    out.update(weight=cycle, pay=_pay_per_symbol(where, tables, reels, sym_patterns, pays, combo_of, clusters, cycle,
+                                                 upper),
+               square=None, zero=None if unpaid is None else unpaid["zero"], max_units=None, largest_layer=None,
+               method="per symbol")
+    return out
+
+
+def _pay_per_symbol(where: str, tables: "_SweepTables", reels: list, sym_patterns: list, pays: np.ndarray,
+                    combo_of: np.ndarray, clusters: list, cycle: int, upper: int) -> int:
+    """The weight x pay sum when the joint sweep is too large (exact integers): the clusters of each combination
+    (the symbols' own automata) x its pay units, plus the scatter groups' sweep.  The second moment and the max win
+    are then left to the caller (the max is at most ``upper``)."""
     unit_of = {}
-    for s in range(n_sym):
-        for size in range(cap + 1):
+    for s in range(pays.shape[0]):
+        for size in range(pays.shape[1]):
             if combo_of[s, size] >= 0:
                 unit_of.setdefault(int(combo_of[s, size]), int(pays[s, size]))
     pay = sum(n * unit_of[c] for c, n in enumerate(clusters) if n)
-    if len(gmode):
+    if len(tables.gmode):
         groups = _sweep(where, tables, reels, sym_patterns, [], True, False, SYMBOL_WORK_MAX, cycle, upper)
         if groups is None:
             raise ExactBudgetError(f"{where}: the scatter groups' column transfer is over {SYMBOL_WORK_MAX:,} steps or "
                                    f"{TRANSFER_STATES_MAX:,} states on a reel; simulate the game instead")
         pay += groups["pay"]
-    out.update(weight=cycle, pay=pay, square=None, zero=None if unpaid is None else unpaid["zero"], max_units=None,
-               largest_layer=None, method="per symbol")
-    return out
+    return pay
 
 
 class _SweepTables(NamedTuple):
