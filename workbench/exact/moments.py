@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -338,15 +339,15 @@ def spin_moments(
     y_mean, y_second = _scatter_only_moments(tables, windows, f"{game.name}: strip set {strip_set.name!r}: ")
     line_y = _lines_times_scatters(game, windows, line_rows, automaton, scaled, tables) if len(tables.index) else 0.0
     try:
-        nothing = _nothing_pays(game, strip_set, windows, line_rows, automaton, tables)
+        hit = _hit_probability(game, strip_set, windows, line_rows, automaton, tables)
         missing, why = (), None
     except ExactBudgetError as exc:  # the hit frequency alone is left out (simulate.screens estimates it)
-        nothing, missing, why = math.nan, ("hit_frequency",), str(exc).split(": ", 1)[-1]
+        hit, missing, why = math.nan, ("hit_frequency",), str(exc).split(": ", 1)[-1]
 
     search = max_spin_search(game, windows, automaton, tables, line_rows, future, max_nodes)
     mean = line_mean + y_mean
     second = line_second + 2.0 * line_y + y_second
-    return SpinMoments(mean=mean, second=second, hit=1.0 - nothing, max_units=search.best, max_exact=search.exact,
+    return SpinMoments(mean=mean, second=second, hit=hit, max_units=search.best, max_exact=search.exact,
                        max_upper=search.upper, max_nodes=search.nodes, missing=missing, missing_note=why)
 
 
@@ -393,9 +394,11 @@ def _lines_times_scatters(game: Game, windows: list[ReelWindows], line_rows, aut
     return float(products.sum())
 
 
-def _nothing_pays(game: Game, strip_set: StripSet, windows: list[ReelWindows], line_rows, automaton: LineAutomaton,
-                  tables: ScatterPayTables) -> float:
-    """The probability that a spin pays nothing (1 - hit frequency), following only the paths not paid yet."""
+def _hit_probability(game: Game, strip_set: StripSet, windows: list[ReelWindows], line_rows, automaton: LineAutomaton,
+                     tables: ScatterPayTables) -> float:
+    """The hit frequency, ``1 - P(nothing pays)``, following only the paths not paid yet: in exact integer weights
+    (the float nearest the exact fraction) when the cycle fits 62 bits, else in probabilities."""
+    exact = strip_set.cycle < 1 << 62
     n_lines = len(game.paylines)
     n_groups = len(tables.index)
     live0 = bool(automaton.live[0])
@@ -403,7 +406,7 @@ def _nothing_pays(game: Game, strip_set: StripSet, windows: list[ReelWindows], l
     lline = np.arange(n_lines, dtype=np.int32) if live0 else np.zeros(0, np.int32)
     lstate = np.zeros(len(lline), dtype=np.int32)
     codes = np.zeros((1, n_groups), dtype=np.int64)
-    prob = np.ones(1)
+    prob = np.ones(1, dtype=np.int64 if exact else np.float64)
     for reel, win in enumerate(windows):
         keep = win.weights > 0
         steps = (len(prob) + len(lline)) * int(keep.sum())
@@ -417,12 +420,13 @@ def _nothing_pays(game: Game, strip_set: StripSet, windows: list[ReelWindows], l
         masks = path_masks(ptr, lline, reel, line_rows)
         of_mask, cls_ptr, cls_rep, cls_weight = window_classes(symbols, cnt, win.weights[keep], np.unique(masks))
         ptr, lline, lstate, codes, prob = _unpaid_step(
-            ptr, lline, lstate, codes, prob, symbols, cnt, cls_weight / float(win.total_weight), reel, line_rows,
+            ptr, lline, lstate, codes, prob, symbols, cnt, cls_weight if exact else cls_weight / float(win.total_weight),
+            reel, line_rows,
             automaton.trans, automaton.gain, automaton.live, tables.mode, tables.cap, masks, of_mask, cls_ptr, cls_rep,
         )
-    nothing = 0.0
+    nothing = 0
     for s in range(len(prob)):
         y = sum(int(tables.pays[g, int(code_count(int(tables.mode[g]), int(codes[s, g])))]) for g in range(n_groups))
         if y == 0:
-            nothing += prob[s]
-    return nothing
+            nothing += int(prob[s]) if exact else float(prob[s])
+    return float(Fraction(strip_set.cycle - nothing, strip_set.cycle)) if exact else 1.0 - nothing

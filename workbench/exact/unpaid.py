@@ -74,7 +74,8 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
                  trans, gain, live, mode, cap, masks, of_mask, cls_ptr, cls_rep):
     """One reel of the unpaid-path recursion: keep only transitions that pay nothing.  Path ``a`` walks the window
     classes of its row mask ``masks[a]`` (:func:`window_classes`: a representative window ``cls_rep[c]`` of class
-    probability ``win_p[c]``)."""
+    weight ``win_p[c]``).  ``prob`` and ``win_p`` are both integer weights (exact: the paths' weights are products of
+    stop weights, at most the cycle) or both probabilities (floats)."""
     n_states = ptr.shape[0] - 1
     n_groups = codes.shape[1]
     n_lines = line_rows.shape[0]
@@ -87,7 +88,7 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
     nline = np.empty(nnz_cap, dtype=np.int32)
     nstate = np.empty(nnz_cap, dtype=np.int32)
     ncodes = np.empty((size, n_groups), dtype=np.int64)
-    nprob = np.empty(size)
+    nprob = np.empty(size, dtype=prob.dtype)
     tmp_line = np.empty(n_lines, dtype=np.int32)
     tmp_state = np.empty(n_lines, dtype=np.int32)
     tmp_codes = np.empty(n_groups, dtype=np.int64)
@@ -161,7 +162,7 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
                     t2 = np.empty((size, n_groups), dtype=np.int64)
                     t2[:count] = ncodes[:count]
                     ncodes = t2
-                    t3 = np.empty(size)
+                    t3 = np.empty(size, dtype=prob.dtype)
                     t3[:count] = nprob[:count]
                     nprob = t3
                 if nnz + k > nnz_cap:
@@ -196,7 +197,7 @@ def _unpaid_step(ptr, lline, lstate, codes, prob, win_sym, win_cnt, win_p, reel,
                 nptr[idx + 1] = nnz
                 for g in range(n_groups):
                     ncodes[idx, g] = tmp_codes[g]
-                nprob[idx] = 0.0
+                nprob[idx] = 0
                 table[slot] = idx
                 keys[slot] = h
                 if k == 0 and key < direct.shape[0]:
