@@ -39,10 +39,11 @@ MODE_WORK_MAX = 100_000_000_000  # estimated steps of the exact analysis of all 
 @dataclass(frozen=True)
 class SimulatedFigure:
     """A figure of a PAR sheet estimated by a seeded simulation of its screens (the exact engine left it out):
-    ``value`` (the figure's unit), ``ci95`` (half-width of its 95 % interval, same unit), ``rounds``, ``seed``."""
+    ``value`` (the figure's unit), ``ci95`` (half-width of its 95 % interval, same unit; None for the max win, the
+    largest seen), ``rounds``, ``seed``."""
 
     value: float
-    ci95: float
+    ci95: float | None
     rounds: int
     seed: int
 
