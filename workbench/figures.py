@@ -140,8 +140,8 @@ def figures_of(sheet, *, editor: bool | None = None) -> list[Value]:
     return out
 
 
-# figures that follow from another one: a simulated std makes the volatility indexes simulated too
-_DERIVED = {"hit_rate_one_in": "hit_frequency", "volatility_index_90": "std", "volatility_index_95": "std"}
+#: figures that follow from another one: a simulated std makes the volatility indexes simulated too
+DERIVED_FROM = {"hit_rate_one_in": "hit_frequency", "volatility_index_90": "std", "volatility_index_95": "std"}
 _VI_Z = {"volatility_index_90": 1.6448536269514722, "volatility_index_95": 1.959963984540054}
 
 
@@ -150,7 +150,7 @@ def _provenance(sheet, key: str) -> tuple:
     source = sheet.source(key) if hasattr(sheet, "source") else "exact"
     if source == "exact":
         return source, None
-    sim = getattr(sheet, "simulated", {}).get(_DERIVED.get(key, key))
+    sim = getattr(sheet, "simulated", {}).get(DERIVED_FROM.get(key, key))
     if sim is None or sim.ci95 is None or key == "hit_rate_one_in":
         return source, None
     return source, sim.ci95 * _VI_Z.get(key, 1.0)

@@ -10,7 +10,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import ExactBudgetError, WorkbenchError
-from ..figures import figures_of
+from ..figures import DERIVED_FROM, figures_of
 from ..model import Game, StripSet, rules
 from ..stats import WinDistribution, WinStatistics
 from ..pays.lines import LineAutomaton, line_automaton
@@ -222,8 +222,7 @@ class ParSheet:
 
     def source(self, figure: str) -> str:
         """How ``figure`` (a catalogue key) was obtained: "exact", "simulated (N rounds)" or "not computed"."""
-        base = {"hit_rate_one_in": "hit_frequency", "volatility_index_90": "std", "volatility_index_95": "std"}.get(
-            figure, figure)
+        base = DERIVED_FROM.get(figure, figure)
         if base not in self.missing:
             return "exact"
         if base in self.simulated:

@@ -18,15 +18,15 @@ from __future__ import annotations
 import math
 
 import tomlkit
+from scipy import stats
 
 from ..exact.par import ParSheet, SimulatedFigure
 from ..io import loads_game, render_text
 from ..model import Game
+from .results import Z95
 
 SCREEN_ROUNDS = 1 << 22  # rounds played for the missing figures of one sheet, all batches together
 BATCHES = 8
-T_975 = {8: 2.364624251592785}  # Student's t quantile 0.975 with BATCHES - 1 degrees of freedom
-Z95 = 1.959963984540054
 
 
 def screen_game(game: Game, mode: str = "base") -> Game:
@@ -60,7 +60,8 @@ def missing_figures(sheet: ParSheet, results: list, seed: int) -> dict:
     hit = sum(r.hit_frequency * r.spins for r in results) / n
     out = {}
     if "std" in sheet.missing:
-        out["std"] = SimulatedFigure(std, T_975[len(results)] * spread / math.sqrt(len(results)), n, seed)
+        t975 = float(stats.t.ppf(0.975, len(results) - 1))  # Student's t, batches - 1 degrees of freedom
+        out["std"] = SimulatedFigure(std, t975 * spread / math.sqrt(len(results)), n, seed)
     if "hit_frequency" in sheet.missing:
         out["hit_frequency"] = SimulatedFigure(hit, Z95 * math.sqrt(hit * (1 - hit) / n), n, seed)
     if "max_win" in sheet.missing:
