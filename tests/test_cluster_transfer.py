@@ -4,9 +4,9 @@ budgets it keeps, and a long-strip game against the reference evaluator on sampl
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +62,57 @@ def test_transfer_equals_the_full_enumeration_on_tall_reels(tmp_path, text):
     _same(analyse_cluster(game, strip_set, full_cycle=False), _transfer(game, strip_set))
 
 
+def _by_route(game, strip_set, **patches):
+    """The analysis by the column transfer with module constants patched (``name=value`` on
+    :mod:`workbench.exact.cluster_routes`, or ``automaton=True``: the route over each symbol's automaton, taken when
+    the runs do not apply)."""
+    from unittest import mock
+
+    import workbench.exact.cluster_routes as runs
+
+    with contextlib.ExitStack() as stack:
+        if patches.pop("automaton", False):
+            stack.enter_context(mock.patch.object(transfer, "moment_route_applies", lambda *a: False))
+        for name, value in patches.items():
+            stack.enter_context(mock.patch.object(runs, name, value))
+        return _transfer(game, strip_set)
+
+
+@SETTINGS
+@given(cluster_game_text(max_reels=4, max_rows=5, max_stops=6))
+def test_every_route_equals_the_full_enumeration(tmp_path, text):
+    """The three routes on random games: the sweep over every symbol's runs at once (above), the automaton route
+    (when runs do not apply), and, with the joint sweep refused, each symbol's and each pair's sweeps: the same
+    combinations and mean; the hit frequency from the screens paying nothing; the second moment from the pairs
+    (left out when a paying scatter group shares the screens); the max win then left out, with a bound."""
+    game = _load(tmp_path, text)
+    strip_set = list(game.strip_sets.values())[0]
+    enumerated = analyse_cluster(game, strip_set, full_cycle=False)
+    _same(enumerated, _by_route(game, strip_set, automaton=True))
+    pairs = _by_route(game, strip_set, MOMENT_WORK_MAX=-1)
+    a, b = enumerated.moments, pairs.moments
+    assert pairs.combo_hits == enumerated.combo_hits and pairs.combo_units == enumerated.combo_units
+    assert b.mean == a.mean and not b.max_exact and b.max_upper >= a.max_units and "max_win" in b.missing
+    if "hit_frequency" not in b.missing:
+        assert b.hit == a.hit
+    groups = any(p > 0 for g in game.scatters.values() for p in g.pays.values())
+    if groups:
+        assert "std" in b.missing and math.isnan(b.second)
+    else:
+        assert "std" not in b.missing and math.isclose(b.second, a.second, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_the_screens_paying_nothing_are_counted_exactly_on_tall_reels():
+    """The sweep over unpaid screens against the enumeration on the 8-stop 7x7 game without its scatter (wilds on
+    every other reel, runs joined only through paying components)."""
+    game = long_game(stops=8)
+    strip_set = game.strip_sets_for("base")[0]
+    enumerated = analyse_cluster(game, strip_set, full_cycle=True)
+    pairs = _by_route(game, strip_set, MOMENT_WORK_MAX=-1)
+    assert pairs.moments.hit == enumerated.moments.hit and pairs.moments.mean == enumerated.moments.mean
+    assert pairs.combo_hits == enumerated.combo_hits
+
+
 def test_a_7x7_game_by_both_methods():
     """The gallery's 7x7 candy game on 8-stop strips (8^7 = 2,097,152 screens, a STAR scatter): both methods."""
     game = long_game(stops=8)
@@ -75,15 +126,15 @@ def test_a_7x7_game_by_both_methods():
 LONG_STRIPS = 40
 
 
-def long_game(seed: int = 5, stops: int = LONG_STRIPS):
-    """The gallery's 7x7 candy game with seeded strips of ``stops`` stops and a STAR scatter."""
+def long_game(seed: int = 5, stops: int = LONG_STRIPS, star: bool = True):
+    """The gallery's 7x7 candy game with seeded strips of ``stops`` stops and (``star``) a STAR scatter."""
     import random
     import re
 
     text = (Path(__file__).parents[1] / "reelsets" / "examples" / "cluster_tumble_7x7.toml").read_text(encoding="utf-8")
     rng = random.Random(seed)
-    names = ["RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE", "PINK", "STAR"]
-    weights = [2, 3, 4, 5, 6, 7, 8, 1]
+    names = ["RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE", "PINK", "STAR"][: 8 if star else 7]
+    weights = [2, 3, 4, 5, 6, 7, 8, 1][: 8 if star else 7]
 
     def strip(reel: int) -> str:
         drawn = rng.choices(names, weights=weights, k=stops)
@@ -92,6 +143,8 @@ def long_game(seed: int = 5, stops: int = LONG_STRIPS):
         return " ".join(drawn)
 
     text = re.sub(r'reel(\d) = "[^"]*"', lambda m: f'reel{m.group(1)} = "{strip(int(m.group(1)))}"', text)
+    if not star:
+        return loads_game(text, "long_cluster.toml")
     text = text.replace('PINK = {}\n', 'PINK = {}\nSTAR = { kind = "scatter" }\n')
     text = text.replace('[features]', '[scatters.STAR]\nsymbols = ["STAR"]\npays = { 3 = 2, 4 = 10 }\n\n[features]')
     return loads_game(text, "long_cluster.toml")
@@ -149,9 +202,14 @@ def test_full_cycle_true_still_needs_the_enumeration():
 # budgets
 # ---------------------------------------------------------------------------
 def test_budgets_are_kept_with_clear_reasons(monkeypatch):
+    """Both routes: over a budget the transfer says which, with the game and strip set (the automaton route: the
+    scatter groups' sweep and one symbol's states; the route over runs: one symbol's steps; both: 64-bit counts)."""
+    import workbench.exact.cluster_routes as routes
+
     game = load_game(DATA / "cluster_5x4.toml")
     strip_set = game.strip_sets["base"]
     where = "Cluster test 5x4: strip set 'base'"
+    monkeypatch.setattr(transfer, "moment_route_applies", lambda *a: False)
     monkeypatch.setattr(transfer, "TRANSFER_STATES_MAX", 3)
     with pytest.raises(ExactBudgetError, match=f"{where}: the scatter groups' column transfer is over .* 3 states on a "
                                                "reel; simulate"):
@@ -160,20 +218,26 @@ def test_budgets_are_kept_with_clear_reasons(monkeypatch):
     monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 2)
     with pytest.raises(ExactBudgetError, match=f"{where}: one symbol's clusters need more than 2 states per reel"):
         _transfer(game, strip_set)
-    monkeypatch.setattr(transfer, "LAYER_NODES_MAX", 65_535)
+    monkeypatch.undo()
+    monkeypatch.setattr(routes, "SINGLE_WORK_MAX", 5)
+    with pytest.raises(ExactBudgetError, match=f"{where}: one symbol's clusters are over 5 steps or .* states on a reel "
+                                               "of the column transfer; simulate"):
+        _transfer(game, strip_set)
+    monkeypatch.undo()
     monkeypatch.setattr(transfer, "INT_SUM_MAX", 1000)
     with pytest.raises(ExactBudgetError, match="x the cells of the screen .* does not fit the 64-bit counts"):
         _transfer(game, strip_set)
 
 
 def test_over_the_joint_budget_the_rtp_stays_exact_and_the_rest_is_left_out(monkeypatch):
-    """Past JOINT_WORK_MAX the pay sum comes from one sweep per symbol: the same exact RTP; the std and max win are
-    left out (SpinMoments.missing), the hit frequency kept when the sweep over unpaid screens fits, and a PAR
-    sheet then says so in its notes and in every figure's source."""
+    """The automaton route past JOINT_WORK_MAX: the pay sum comes from one sweep per symbol, the same exact RTP; the
+    std and max win are left out (SpinMoments.missing), the hit frequency kept when the sweep over unpaid screens
+    fits, and a PAR sheet then says so in its notes and in every figure's source."""
     game = load_game(DATA / "cluster_5x4.toml")
     strip_set = game.strip_sets["base"]
     joint = _transfer(game, strip_set)
     exact_rtp = par(game, full_cycle=False).rtp_exact
+    monkeypatch.setattr(transfer, "moment_route_applies", lambda *a: False)
     monkeypatch.setattr(transfer, "JOINT_WORK_MAX", 1)
     alone = _transfer(game, strip_set)
     assert alone.moments.mean == joint.moments.mean and alone.combo_units == joint.combo_units
@@ -186,27 +250,62 @@ def test_over_the_joint_budget_the_rtp_stays_exact_and_the_rest_is_left_out(monk
     assert any("not exact: the standard deviation" in note for note in sheet.notes)
 
 
+def test_the_route_over_runs_leaves_out_one_figure_at_a_time(monkeypatch):
+    """The route over runs with the joint sweep refused: the std from the pairs and the hit frequency from the
+    screens paying nothing stay exact, the max win alone is left out; past the pairs' budget the std goes too, past
+    the unpaid sweep's the hit frequency; the RTP and the combinations never change.  With ``quick`` (the editors)
+    the joint sweep refused, only the RTP and the combinations are left."""
+    import workbench.exact.cluster_routes as routes
+    import workbench.exact.cluster_unpaid as unpaid
+
+    game = long_game(stops=8, star=False)
+    strip_set = game.strip_sets_for("base")[0]
+    joint = _transfer(game, strip_set)
+    assert joint.moments.max_exact and not joint.moments.missing
+    monkeypatch.setattr(routes, "MOMENT_WORK_MAX", -1)
+    pairs = _transfer(game, strip_set)
+    assert pairs.moments.missing == ("max_win",) and pairs.moments.hit == joint.moments.hit
+    assert math.isclose(pairs.moments.second, joint.moments.second, rel_tol=1e-12)
+    assert pairs.moments.mean == joint.moments.mean and pairs.combo_units == joint.combo_units
+    monkeypatch.setattr(routes, "PAIR_WORK_MAX", 10)
+    assert _transfer(game, strip_set).moments.missing == ("std", "max_win")
+    monkeypatch.setattr(unpaid, "UNPAID_WORK_MAX", 10)
+    alone = _transfer(game, strip_set)
+    assert alone.moments.missing == ("std", "hit_frequency", "max_win") and alone.combo_hits == joint.combo_hits
+    monkeypatch.undo()
+    monkeypatch.setattr(routes, "QUICK_WORK_MAX", -1)
+    quick = analyse_cluster(game, strip_set, full_cycle=False, budget=0, quick=True)
+    assert quick.moments.missing == ("std", "hit_frequency", "max_win") and quick.moments.mean == joint.moments.mean
+    assert "the editors' quick figures leave the rest to the simulation" in quick.moments.missing_note
+
+
 def test_pay_sums_past_64_bits_are_exact_integers(monkeypatch):
     """A game whose weight x pay sums need more than 64 bits: the same transfer with every pay x k (k = 2^42) gives
-    exactly k x the 64-bit sum, checked in Python integers (the float sum alone could not: it rounds)."""
+    exactly k x the 64-bit sum, checked in Python integers (the float sum alone could not: it rounds), by every
+    route."""
+    import workbench.exact.cluster_routes as routes
+
     game = load_game(DATA / "cluster_5x4.toml")
     strip_set = game.strip_sets["base"]
     calls = []
     original = transfer.transfer_analysis
-    monkeypatch.setattr(transfer, "transfer_analysis", lambda *a: calls.append(a) or original(*a))
+    monkeypatch.setattr(transfer, "transfer_analysis", lambda *a, **k: calls.append(a) or original(*a, **k))
     _transfer(game, strip_set)
     where, reels, rows, pays, combo_of, n_combos, cycle, upper, gmode, gcap, gpays = calls[0]
-    small = original(where, reels, rows, pays, combo_of, n_combos, cycle, upper, gmode, gcap, gpays)
     k = 1 << 42
-    assert cycle * upper < 1 << 63 <= cycle * upper * k  # the small game fits 64 bits, the large one does not
-    big = original(where, reels, rows, pays * k, combo_of, n_combos, cycle, upper * k, gmode, gcap, gpays * k)
-    assert isinstance(big["pay"], int) and big["pay"] == k * small["pay"] and big["pay"] >= 1 << 63
-    assert big["zero"] == small["zero"] and big["max_units"] == k * small["max_units"]
-    assert math.isclose(big["square"], k * k * small["square"], rel_tol=1e-9)
-    # the same past JOINT_WORK_MAX: one sweep per symbol, each sum past 64 bits
-    monkeypatch.setattr(transfer, "JOINT_WORK_MAX", 1)
-    alone = original(where, reels, rows, pays * k, combo_of, n_combos, cycle, upper * k, gmode, gcap, gpays * k)
-    assert alone["method"] == "per symbol" and alone["pay"] == big["pay"]
+    for name, patch in (("runs", None), ("runs per symbol", (routes, "MOMENT_WORK_MAX", -1)),
+                        ("automaton", (transfer, "moment_route_applies", lambda *a: False)),
+                        ("automaton per symbol", (transfer, "JOINT_WORK_MAX", 1))):
+        if patch is not None:
+            monkeypatch.setattr(*patch)
+        small = original(where, reels, rows, pays, combo_of, n_combos, cycle, upper, gmode, gcap, gpays)
+        assert cycle * upper < 1 << 63 <= cycle * upper * k  # the small game fits 64 bits, the large one does not
+        big = original(where, reels, rows, pays * k, combo_of, n_combos, cycle, upper * k, gmode, gcap, gpays * k)
+        assert isinstance(big["pay"], int) and big["pay"] == k * small["pay"] and big["pay"] >= 1 << 63, name
+        assert big["method"] == ("per symbol" if "per symbol" in name else "joint"), name
+        if big["method"] == "joint":
+            assert big["zero"] == small["zero"] and big["max_units"] == k * small["max_units"]
+            assert math.isclose(big["square"], k * k * small["square"], rel_tol=1e-9)
 
 
 def test_exact_from_residue_picks_the_one_integer_and_refuses_a_loose_bound():

@@ -1,5 +1,6 @@
 """The production-size gallery (reelsets/production/, 200-600-stop strips): every game is priced by `workbench par`
-(the RTP always exact, as a fraction; a figure the exact engine leaves out simulated and labelled so), the exact
+(the RTP exact, as a fraction, the hit frequency, std and volatility index exact, the max win exact or bounded; a
+figure the exact engine leaves out simulated and labelled so), the exact
 first screen agrees with a seeded simulation of its screens within 4 standard errors, and the strips are what the
 seeded generator beside them writes."""
 
@@ -43,7 +44,9 @@ def test_par_prices_the_game_and_labels_every_figure(path, capsys):
     rtp = Fraction(sheet["rtp_exact"])
     assert 0 < rtp < 2 and math.isclose(float(rtp), sheet["rtp"], rel_tol=1e-12)
     figures = sheet["figures"]
-    assert figures["rtp"]["source"] == "exact"
+    # every production game: the RTP, hit frequency, std and volatility index exact; the max win exact or bounded
+    assert all(figures[key]["source"] == "exact" for key in ("rtp", "hit_frequency", "std", "volatility_index_90"))
+    assert sheet["max_win_exact"] or figures["max_win_upper"]["value"] > 0
     for key in ("hit_frequency", "std", "volatility_index_90", "max_win"):
         source = figures[key]["source"]
         assert source == "exact" or source.startswith("simulated ("), (key, source)

@@ -417,8 +417,9 @@ def _convolve(a: list, b: list) -> list:
 
 
 def analyse_scatter_pays(game: Game, strip_set: StripSet, scale: PayScale | None = None, full_cycle: bool | str = "auto",
-                         budget: int = DEFAULT_BUDGET) -> RuleAnalysis:
-    """Exact analysis of one strip set of a scatter_pays game (see the module docstring).
+                         budget: int = DEFAULT_BUDGET, quick: bool = False) -> RuleAnalysis:
+    """Exact analysis of one strip set of a scatter_pays game (see the module docstring).  ``quick`` (the editors'
+    figures) changes nothing here: every figure of a scatter_pays game is already quick.
 
     ``full_cycle``: ``"auto"`` enumerates the full cycle when its merged window
     combinations fit ``budget`` (else ``cycle_note`` says why not), ``True``

@@ -229,8 +229,10 @@ def _ids(game: Game, scale: PayScale):
 
 
 def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = None, full_cycle: bool | str = "auto",
-                    budget: int = DEFAULT_BUDGET) -> RuleAnalysis:
+                    budget: int = DEFAULT_BUDGET, quick: bool = False) -> RuleAnalysis:
     """Exact analysis of one strip set of a cluster game (see the module docstring); amounts in pay units.
+    ``quick`` (the editors' figures, live at each edit): the column transfer spends at most a tenth of a second or
+    so beyond the RTP and its combinations, leaving out (``moments.missing``) what would take longer.
 
     The walk enumerates every distinct merged window combination, so it is refused
     (:class:`~workbench.errors.ExactBudgetError`) before any work when their number is over the
@@ -268,7 +270,7 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
         # without the histogram the transfer gives everything, in far less time than evaluating every screen
         try:
             return _transfer(game, strip_set, scale, reels, windows, pays, combo_of, combinations, cycle, upper, tables,
-                             spays, combos, limit)
+                             spays, combos, limit, quick)
         except ExactBudgetError:
             if combos > limit:
                 raise
@@ -277,7 +279,7 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
             raise ExactBudgetError(f"{where}: the full cycle of a cluster game evaluates every screen, and this one has "
                                    f"{combos:,} distinct window combinations, over the budget of {limit:,}")
         return _transfer(game, strip_set, scale, reels, windows, pays, combo_of, combinations, cycle, upper, tables,
-                         spays, combos, limit)
+                         spays, combos, limit, quick)
     split, size, note = _walk_plan(game, strip_set, cells, int(reels[0][3].sum()), upper, full_cycle)
     want_hist = size <= HISTOGRAM_MAX and not split
     offsets = np.cumsum([0] + [len(r[3]) for r in reels]).astype(np.int64)
@@ -390,25 +392,32 @@ def _walk_totals(hist, sums, hitw, chits, cclus, first_weights) -> tuple:
 
 def _transfer(game: Game, strip_set: StripSet, scale: PayScale, reels: list, windows: list, pays: np.ndarray,
               combo_of: np.ndarray, combinations: tuple, cycle: int, upper: int, tables, spays: np.ndarray,
-              combos: int, limit: int) -> RuleAnalysis:
-    """The exact analysis by the column transfer (:mod:`.cluster_transfer`): everything but the histogram."""
-    from .cluster_transfer import JOINT_WORK_MAX, transfer_analysis
+              combos: int, limit: int, quick: bool = False) -> RuleAnalysis:
+    """The exact analysis by the column transfer (:mod:`.cluster_transfer`): everything but the histogram (with
+    ``quick``, perhaps less: see :func:`analyse_cluster`)."""
+    from .cluster_transfer import transfer_analysis
 
     where = f"{game.name}: strip set {strip_set.name!r}"
     sums = transfer_analysis(where, reels, game.rows[0], pays, combo_of, len(combinations), cycle, upper,
-                             tables.mode.astype(np.int64), tables.cap.astype(np.int64), spays)
+                             tables.mode.astype(np.int64), tables.cap.astype(np.int64), spays, quick=quick)
     if sums["method"] == "joint":
         moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=sums["square"] / cycle,
                               hit=float(Fraction(cycle - sums["zero"], cycle)), max_units=sums["max_units"],
                               max_exact=True, max_upper=sums["max_units"], max_nodes=0)
     else:
-        missing = ("std", "max_win") if sums["zero"] is not None else ("std", "hit_frequency", "max_win")
+        missing = tuple(name for name, value in (("std", sums["square"]), ("hit_frequency", sums["zero"]),
+                                                 ("max_win", None)) if value is None)
         hit = float(Fraction(cycle - sums["zero"], cycle)) if sums["zero"] is not None else math.nan
-        moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=math.nan, hit=hit, max_units=0,
+        second = sums["square"] / cycle if sums["square"] is not None else math.nan
+        moments = SpinMoments(mean=float(Fraction(sums["pay"], cycle)), second=second, hit=hit, max_units=0,
                               max_exact=False, max_upper=upper, max_nodes=0, missing=missing,
                               missing_note=(f"strip set {strip_set.name!r}: the column transfer over every symbol at once "
-                                            f"is over its budget of {JOINT_WORK_MAX:,} steps; the RTP is exact from "
-                                            "each symbol's own transfer"))
+                                            f"is over its budget; the RTP is exact from each symbol's own transfer"
+                                            + (", the std from each pair of symbols" if sums["square"] is not None else "")
+                                            + (", the hit frequency from the screens paying nothing"
+                                               if sums["zero"] is not None else "")
+                                            + ("; the editors' quick figures leave the rest to the simulation "
+                                               "(`workbench par` gives them exactly)" if quick else "")))
     unit = game.bet.line_pay_unit
     combo_units = tuple(n * scale.units(game.bet.credits(combo.pay, unit)) for n, combo in zip(sums["clusters"], combinations))
     if combos > limit:

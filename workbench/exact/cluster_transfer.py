@@ -45,12 +45,14 @@ from numba.typed import Dict
 from .._jit import njit
 from ..errors import ExactBudgetError
 from ..pays.scatter import code_count, update_code
+from .cluster_routes import moment_route_applies, transfer_by_runs
+from .cluster_runs import symbol_runs
+from .transfer_tables import (INT_SUM_MAX, TRANSFER_STATES_MAX, exact_from_residue, grow1 as _grow1,  # noqa: F401
+                              grow2 as _grow2, key_hash as _hash, rehash as _rehash)
 
 MAX_TRANSFER_ROWS = 8
 MAX_COMPONENTS = 4  # components of one symbol's graph in a reel of at most 8 rows
 LAYER_NODES_MAX = 65_535  # one symbol's automaton states per reel (16-bit fields of the joint keys)
-TRANSFER_STATES_MAX = 4_000_000  # joint states of one reel step (about 80 bytes each)
-INT_SUM_MAX = 1 << 63
 JOINT_WORK_MAX = 10_000_000  # states x patterns of the joint sweep over every symbol (1-2 s at 7 symbols)
 SYMBOL_WORK_MAX = 200_000_000  # the same, of the scatter groups' sweep alone
 
@@ -138,20 +140,6 @@ def _key(labels, sizes, flags, ncomp, rows):
         key |= np.int64(sizes[c]) << np.int64(24 + 7 * c)
         key |= np.int64(flags[c]) << np.int64(52 + c)
     return key
-
-
-@njit(cache=True)
-def _grow2(a, rows):
-    out = np.zeros((max(rows, 2 * a.shape[0]), a.shape[1]), dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
-
-
-@njit(cache=True)
-def _grow1(a, n):
-    out = np.zeros(max(n, 2 * a.shape[0]), dtype=a.dtype)
-    out[: a.shape[0]] = a
-    return out
 
 
 @njit(cache=True)
@@ -280,29 +268,6 @@ def _symbol_layers(pg, pm, pw, npat, rows, cap, pays, combo_of, n_combos, nodes_
 # ---------------------------------------------------------------------------
 # all symbols together
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _hash(key):
-    h = np.uint64(1469598103934665603)
-    for k in range(key.shape[0]):
-        h ^= np.uint64(key[k])
-        h *= np.uint64(1099511628211)
-        h ^= h >> np.uint64(29)
-    return h
-
-
-@njit(cache=True)
-def _rehash(table, ekeys, n):
-    size = table.shape[0] * 2
-    out = np.full(size, -1, dtype=np.int64)
-    mask = np.uint64(size - 1)
-    for e in range(n):
-        h = _hash(ekeys[e]) & mask
-        while out[h] >= 0:
-            h = (h + np.uint64(1)) & mask
-        out[h] = e
-    return out
-
-
 @njit(cache=True)
 def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmode, gcap, gpays, n_fields,
                  states_max, wide, prune, work_max):
@@ -464,28 +429,9 @@ def _joint_sweep(trans, units, off, npat, final, foff, jpat, jgrp, jw, qoff, gmo
 # ---------------------------------------------------------------------------
 # driver
 # ---------------------------------------------------------------------------
-def exact_from_residue(where: str, residue: int, approx: float, additions: int, largest: int) -> int:
-    """The integer ``x`` with ``x = residue (mod 2^64)`` and ``|x - approx| <= additions x 2^-52 x largest``: the
-    exact value of a sum of non-negative terms at most ``largest`` in all, kept modulo 2^64 (``residue``) and in
-    floats (``approx``, after at most ``additions`` additions along any term's path, each rounding by at most
-    2^-53 relative).  ExactBudgetError when that bound does not single out one integer (it must be under 2^62)."""
-    bound = ((additions + 8) * largest >> 52) + 1
-    if bound >= 1 << 62:
-        raise ExactBudgetError(f"{where}: the float check of the cluster transfer's wide sums is too loose "
-                               f"({additions:,} additions x {largest:,} units)")
-    base = int(round(approx))
-    diff = (residue - base) % (1 << 64)
-    if diff >= 1 << 63:
-        diff -= 1 << 64
-    exact = base + diff
-    if not -1 <= exact <= largest or abs(exact - approx) > bound + 1:
-        raise ExactBudgetError(f"{where}: the cluster transfer's wide sum is inconsistent (residue {residue}, float "
-                               f"{approx!r}, bound {bound:,})")
-    return exact
-
-
 def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, combo_of: np.ndarray, n_combos: int,
-                      cycle: int, upper: int, gmode: np.ndarray, gcap: np.ndarray, gpays: np.ndarray) -> dict:
+                      cycle: int, upper: int, gmode: np.ndarray, gcap: np.ndarray, gpays: np.ndarray, *,
+                      quick: bool = False) -> dict:
     """The exact sums of one strip set by the column transfer.
 
     ``reels``: per reel the merged windows as (symbol masks uint64[n, P] shifted to the reel's cells, wild mask
@@ -505,6 +451,10 @@ def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, comb
     if cycle * (cells + 1) >= INT_SUM_MAX:
         raise ExactBudgetError(f"{where}: the cycle ({cycle:,}) x the cells of the screen ({cells}) does not fit the 64-bit "
                                "counts of the cluster transfer")
+    runs_of = symbol_runs(reels, rows)
+    if moment_route_applies(pays, runs_of):
+        return transfer_by_runs(where, reels, rows, pays, combo_of, n_combos, cycle, upper, gmode, gcap, gpays,
+                                quick=quick, runs_of=runs_of)
     n_reels = len(reels)
     n_sym = pays.shape[0]
     cap = pays.shape[1] - 1

@@ -530,7 +530,7 @@ def _json_value(value):
 
 
 def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budget: int = DEFAULT_BUDGET,
-        max_nodes: int = MAX_SEARCH_NODES) -> ParSheet:
+        max_nodes: int = MAX_SEARCH_NODES, quick: bool = False) -> ParSheet:
     """Exact PAR sheet of ``game`` in ``mode`` (strip sets of that mode mixed by weight).
 
     ``full_cycle``: "auto" enumerates the whole-spin distribution when it fits
@@ -550,13 +550,17 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     variant game of :mod:`.variants` over expanded windows: the cycle counts the
     draws (x T^rows per reel holding such a wild) and the combinations are listed
     per multiplier.
+
+    ``quick``: the editors' figures, recomputed at every edit: a rule whose exact figures beyond the RTP take long
+    on this game (cluster pays on long strips) leaves them out (``sheet.missing``; :func:`workbench.simulate.complete_par`
+    simulates them), so the RTP comes back within a fraction of a second.
     """
     strip_sets = game.strip_sets_for(mode)
     if not strip_sets:
         raise WorkbenchError(f"{game.name}: no strip set has mode {mode!r} (modes: {', '.join(game.modes)})")
     scale = pay_scale(game)
     if not game.pays.is_lines:
-        return _rule_par(game, mode, strip_sets, scale, full_cycle, budget)
+        return _rule_par(game, mode, strip_sets, scale, full_cycle, budget, quick)
     sheet_game = game
     from .variants import expanded_strip_set, has_table_wilds, variant_game
 
@@ -616,10 +620,10 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
 
 
 def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: bool | str,
-                   budget: int) -> tuple[StripSetAnalysis, tuple]:
+                   budget: int, quick: bool = False) -> tuple[StripSetAnalysis, tuple]:
     """Exact analysis of one strip set of a ways, scatter_pays or cluster game, in the sheet's form, and its combinations."""
     analyse = rules.part(game.rule, "analysis")  # the rule's exact analysis (model.rules)
-    r = analyse(game, strip_set, scale, full_cycle=full_cycle, budget=budget)
+    r = analyse(game, strip_set, scale, full_cycle=full_cycle, budget=budget, quick=quick)
     if full_cycle is True and r.histogram is None:
         raise ExactBudgetError(f"{game.name}: {r.cycle_note}")
     n = len(r.combinations)
@@ -643,15 +647,16 @@ def _rule_analysis(game: Game, strip_set: StripSet, scale: PayScale, full_cycle:
 RULE_AUTO_CYCLE_BUDGET = 50_000_000
 
 
-def _rule_par(game: Game, mode: str, strip_sets: list, scale: PayScale, full_cycle: bool | str, budget: int) -> "ParSheet":
+def _rule_par(game: Game, mode: str, strip_sets: list, scale: PayScale, full_cycle: bool | str, budget: int,
+              quick: bool = False) -> "ParSheet":
     """The PAR sheet of a ways or scatter_pays game (see :func:`par`)."""
     if full_cycle == "auto":
         budget = min(budget, RULE_AUTO_CYCLE_BUDGET)
     # without the full cycle a strip set's analysis depends on it and the rest of the game only: an edit of one strip
     # set (the editors, the tuner) re-analyses that set alone, and a second look at the same game reuses it
     structure = _structure_key(game) if full_cycle is False else None
-    results = [_set_cached(structure, s, ("rule", budget), lambda s=s: _rule_analysis(game, s, scale, full_cycle, budget))
-               for s in strip_sets]
+    results = [_set_cached(structure, s, ("rule", budget, quick),
+                           lambda s=s: _rule_analysis(game, s, scale, full_cycle, budget, quick)) for s in strip_sets]
     combos = results[0][1]
     for _, other in results[1:]:
         if other != combos:  # they depend on the paytable only, so this is a bug in the engine

@@ -427,8 +427,9 @@ def full_cycle_refusal_ways(reels: list[ReelOutcomes], strip_set: StripSet, root
 
 
 def analyse_ways(game: Game, strip_set: StripSet, scale: PayScale, full_cycle: bool | str = "auto",
-                 budget: int = DEFAULT_BUDGET, max_nodes: int = MAX_SEARCH_NODES_WAYS) -> RuleAnalysis:
-    """Exact analysis of one strip set of a ways game (see the module docstring).
+                 budget: int = DEFAULT_BUDGET, max_nodes: int = MAX_SEARCH_NODES_WAYS, quick: bool = False) -> RuleAnalysis:
+    """Exact analysis of one strip set of a ways game (see the module docstring).  ``quick`` (the editors' figures)
+    changes nothing here: every figure of a ways game is already quick.
 
     ``full_cycle``: "auto" or True enumerates the full cycle's win distribution when the
     distinct outcome combinations fit ``budget`` (otherwise ``histogram`` is None and

@@ -47,7 +47,8 @@ class Rule:
     (what a PAR sheet's hits count, the report's first sentence on them).
 
     Parts, ``"module:function"`` (None: the rule has none; lines are priced by the line automaton itself):
-    ``analysis`` (exact: ``analyse(game, strip_set, scale, full_cycle=, budget=) -> RuleAnalysis``),
+    ``analysis`` (exact: ``analyse(game, strip_set, scale, full_cycle=, budget=, quick=) -> RuleAnalysis``; ``quick``:
+    the editors' figures, see :func:`workbench.exact.par`),
     ``classic_round`` (``round_model(game, stake) -> RoundModel``), ``screen_bound`` (``units(game, scale)``: the
     most one screen pays), ``reference`` (the reference evaluator's ``wins(game, shown, multipliers, rows, out) ->
     records``), ``reference_drop`` (its ``drop(game, shown) -> (pay, cells)`` of a tumble), ``trigger_hit``

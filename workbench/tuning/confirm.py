@@ -154,7 +154,7 @@ def exact_confirmation(result: TuneResult, played_tuned: Game, why: str, par_mod
     if par_mode is not None:
         rtp = result.after["rtp"]
     else:
-        rtp = measure(played_tuned, "base", FeatureTerms.none())["rtp"]
+        rtp = measure(played_tuned, "base", FeatureTerms.none(), quick=True)["rtp"]
     return Confirmation(result.target, result.tolerance, rtp, 0.0, True, why, bet_mode=result.bet_mode, par_mode=par_mode)
 
 

@@ -300,7 +300,8 @@ def has_simulated_terms(game: Game) -> bool:
 # ---------------------------------------------------------------------------
 # measuring a game
 # ---------------------------------------------------------------------------
-def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, strata: bool = False) -> dict:
+def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, strata: bool = False,
+            quick: bool = False) -> dict:
     """The figures the tuner works with, exact for the base game.
 
     ``rtp`` (x the cost of the game's bet mode, as every RTP a user reads; x total bet in the base game) is the
@@ -313,9 +314,10 @@ def measure(game: Game, mode: str = "base", terms: FeatureTerms | None = None, s
     strip-set mode and no terms, ``rtp`` is that mode's exact RTP per spin.
     ``base_rtp``, ``hit_frequency``, ``std``, ``volatility_index_90``/``_95``,
     ``max_win`` and ``trigger:NAME`` (probability per spin) are of the first
-    screen of strip-set mode ``mode`` (the base game by default), exact.
+    screen of strip-set mode ``mode`` (the base game by default), exact.  ``quick``: the exact PAR's quick figures
+    (:func:`workbench.exact.par`): the RTP always, the other figures only where they are quick to get exactly.
     """
-    sheet = par(game, mode, full_cycle=False)
+    sheet = par(game, mode, full_cycle=False, quick=quick)
     price = float(game.bet_mode.cost)  # the sheet is x the base total bet; the RTP is x the mode's cost
     held = terms is not None and terms.present
     if mode != "base" and not held:

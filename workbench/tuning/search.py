@@ -41,6 +41,8 @@ GROUPS_PER_STEP = 1  # reels, tables or strip-set weights changed in one step
 MILP_SECONDS = 1.0  # per integer programme: its first good solutions come fast, proofs of optimality do not
 PLACES_TRIED = 4  # stops tried for each swap when a kept figure depends on where it goes
 BAND_MARGIN = 0.5  # aim the linear model at this fraction of each band, so its error still lands inside
+# the figures a quick exact PAR may leave out (workbench.exact.par): the steps compute them only when kept
+SLOW_FIGURES = frozenset({"hit_frequency", "std", "volatility_index_90", "volatility_index_95", "max_win"})
 
 
 @dataclass
@@ -58,6 +60,7 @@ class _Search:
     progress: Callable | None
     evaluations: int = 0
     cache: dict = field(default_factory=dict)
+    quick: bool = False  # the steps read the RTP and the trigger rates only (no kept figure needs the slow ones)
 
     def start(self) -> _Point:
         game, reels = self.game, self.game.strip_sets[self.set_name].reels
@@ -81,7 +84,7 @@ class _Search:
 
     def measure(self, point: _Point) -> dict:
         if point not in self.cache:
-            self.cache[point] = measure(self.build(point), self.mode, self.terms, self.strata)
+            self.cache[point] = measure(self.build(point), self.mode, self.terms, self.strata, quick=self.quick)
             self.evaluations += 1
             if self.progress is not None:
                 self.progress(self.evaluations)
@@ -347,6 +350,7 @@ def find_edit(
     before = search.measure(search.start())  # "search": the state of this search (the function is find_edit)
     keeps = tuple(k if isinstance(k, Keep) else parse_keep(k, before) for k in keep)
     search.keeps = keeps
+    search.quick = not any(k.metric in SLOW_FIGURES for k in keeps)
     metrics = search._metrics()
     coarse = _prepare_weight_groups(search, before, metrics)
     best, steps = _run(search, before, metrics, max_steps)
@@ -362,8 +366,8 @@ def find_edit(
             notes = ()
     point0 = search.start()
     point = best[2]
-    after = search.measure(point)
     tuned = search.build(point)
+    after = measure(tuned, search.mode, search.terms, search.strata)  # every figure, as ``before``
     result = TuneResult(
         game=tuned, original=game, target=target, tolerance=tolerance, mode=mode, strip_set=set_name,
         vary=tuple(sorted(varied, key=list(game.symbols).index)), keeps=keeps, before=before, after=after,

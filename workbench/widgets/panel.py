@@ -241,7 +241,7 @@ class EditorPanel:
                     from ..tuning import measure
 
                     try:
-                        self._terms_value = measure(self._terms_game, "base", terms, strata=True)["rtp"]
+                        self._terms_value = measure(self._terms_game, "base", terms, strata=True, quick=True)["rtp"]
                     except WorkbenchError:
                         self._terms_value = False
                 if self._terms_value is not False:
@@ -277,7 +277,7 @@ class EditorPanel:
                 parts.append(f"{label} not estimated")
                 continue
             try:
-                value = measure(game.in_bet_mode(name), "base", terms, strata=True)["rtp"]
+                value = measure(game.in_bet_mode(name), "base", terms, strata=True, quick=True)["rtp"]
             except WorkbenchError as exc:
                 parts.append(f"{label} not available ({html.escape(str(exc))})")
                 continue
@@ -302,7 +302,7 @@ class EditorPanel:
 
         game = self.session.game
         try:
-            value = measure(game, "base", self.feature_terms, strata=True)["rtp"]
+            value = measure(game, "base", self.feature_terms, strata=True, quick=True)["rtp"]
         except WorkbenchError:
             return None
         return value, self.feature_terms.ci95, self._stale(self.feature_terms, game)
