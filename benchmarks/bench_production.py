@@ -119,23 +119,42 @@ def editor_target(path: Path, repeats: int, numpy_spins: int) -> dict:
             "timing_text": re.sub(r"<[^>]+>", "", editor.timing.value), "numpy": draws.summary()}
 
 
+AGREEMENT_BATCHES = 10
+
+
 def agreement(path: Path, rounds: int, seed: int) -> dict:
     """The exact first-screen figures against a simulation of ``rounds`` screens (the classic template on the base
-    strips, simulate.screens.screen_game): z = (simulated - exact) / standard error, for the RTP."""
+    strips, simulate.screens.screen_game) in :data:`AGREEMENT_BATCHES` seeded batches (seed, seed + 1, ...):
+    z = (simulated - exact) / standard error for the RTP (the batches' intervals), the hit frequency (binomial) and
+    the std (Student's t over the batches' stds)."""
     from workbench.simulate import simulate
     from workbench.simulate import complete_par
     from workbench.simulate.screens import screen_game
 
     game = load_game(path)
     sheet = complete_par(game, full_cycle=False)
+    screens = screen_game(game)
     t0 = time.perf_counter()
-    sim = simulate(screen_game(game), rounds, seed, workers=os.cpu_count() or 1)
-    se = sim.rtp_ci95 / 1.959963984540054
-    return {"game": path.name, "rounds": rounds, "seed": seed, "seconds": time.perf_counter() - t0,
-            "exact_rtp": sheet.rtp, "simulated_rtp": sim.rtp, "se": se, "z": (sim.rtp - sheet.rtp) / se if se else math.nan,
-            "exact_hit_frequency": sheet.hit_frequency, "simulated_hit_frequency": sim.hit_frequency,
-            "exact_std": sheet.std, "simulated_std": sim.std, "hit_frequency_source": sheet.source("hit_frequency"),
-            "std_source": sheet.source("std")}
+    n = rounds // AGREEMENT_BATCHES
+    runs = [simulate(screens, n, seed + b, workers=os.cpu_count() or 1) for b in range(AGREEMENT_BATCHES)]
+    total = n * len(runs)
+    rtp = statistics.fmean(r.rtp for r in runs)
+    rtp_se = math.sqrt(sum((r.rtp_ci95 / 1.959963984540054) ** 2 for r in runs)) / len(runs)
+    hit = statistics.fmean(r.hit_frequency for r in runs)
+    p = sheet.hit_frequency
+    hit_se = math.sqrt(p * (1 - p) / total) if 0 < p < 1 else math.nan
+    std = statistics.fmean(r.std for r in runs)
+    std_se = statistics.stdev(r.std for r in runs) / math.sqrt(len(runs))
+
+    def z(sim, exact, se):
+        return (sim - exact) / se if se and not math.isnan(se) else math.nan
+
+    return {"game": path.name, "rounds": total, "seed": seed, "batches": len(runs),
+            "seconds": time.perf_counter() - t0,
+            "exact_rtp": sheet.rtp, "simulated_rtp": rtp, "se": rtp_se, "z": z(rtp, sheet.rtp, rtp_se),
+            "exact_hit_frequency": p, "simulated_hit_frequency": hit, "hit_se": hit_se, "z_hit": z(hit, p, hit_se),
+            "exact_std": sheet.std, "simulated_std": std, "std_se": std_se, "z_std": z(std, sheet.std, std_se),
+            "hit_frequency_source": sheet.source("hit_frequency"), "std_source": sheet.source("std")}
 
 
 def main() -> None:
@@ -163,8 +182,10 @@ def main() -> None:
     for path in paths if args.agreement else []:
         r = agreement(path, args.agreement, 1)
         out["agreement"].append(r)
-        print(f"{path.name:32s} RTP exact {r['exact_rtp']:.6f} simulated {r['simulated_rtp']:.6f} z {r['z']:+.2f} "
-              f"({r['rounds']:,} screens, {r['seconds']:.1f} s)", flush=True)
+        print(f"{path.name:32s} RTP exact {r['exact_rtp']:.6f} simulated {r['simulated_rtp']:.6f} z {r['z']:+.2f}; "
+              f"hit frequency ({r['hit_frequency_source']}) {r['exact_hit_frequency']:.6f} vs {r['simulated_hit_frequency']:.6f} "
+              f"z {r['z_hit']:+.2f}; std ({r['std_source']}) {r['exact_std']:.5f} vs {r['simulated_std']:.5f} "
+              f"z {r['z_std']:+.2f} ({r['rounds']:,} screens in {r['batches']} batches, {r['seconds']:.1f} s)", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

@@ -242,9 +242,9 @@ SIZE_EXCEPTIONS = {
     "workbench/exact/cluster_moments.py:_step_layer": "compiled kernel: the runs' union-find, the probe and the sums of "
                                                       "one step written out in the hot loop (a helper taking arrays costs "
                                                       "atomic reference counts per call there: half a sweep's time)",
-    "workbench/exact/cluster_unpaid.py:_unpaid_sweep": "compiled kernel: the sums per touched set and the steps written "
-                                                       "out in one frame (helpers taking arrays cost atomic reference "
-                                                       "counts per call in the hot loop)",
+    "workbench/exact/cluster_unpaid.py:_unpaid_step_layer": "compiled kernel: the runs' growth, the probe and the sum of "
+                                                            "one step written out in the hot loop (a helper taking arrays "
+                                                            "costs atomic reference counts per call there)",
 }
 
 

@@ -359,3 +359,14 @@ def test_feature_mode_strips_are_tuned_per_spin_or_refused():
     assert result.table()["figure"][0] == "RTP per spin of mode free_spins (exact)"
     assert all(c.strip_set == "free_spins" for c in result.changes)
     assert result.game.strip_sets["base"] == game.strip_sets["base"]
+
+
+def test_a_tumble_game_is_refused_before_its_feature_terms_are_estimated(monkeypatch):
+    """Whole-game tuning of a tumble game moves parts held by nothing (its cascades follow every base stop): the
+    tuner says so at once, from the round model, instead of after estimating the terms it would then refuse."""
+    import workbench.tuning.confirm as confirm
+
+    monkeypatch.setattr(confirm, "held_terms", lambda *a, **k: pytest.fail("the terms were estimated before refusing"))
+    game = load_game("examples/pay_anywhere_tumble")
+    with pytest.raises(TuningError, match="\\('tumble'\\) depends on every stop of the base strips"):
+        tune(game, 0.95)

@@ -424,7 +424,9 @@ def _transfer(game: Game, strip_set: StripSet, scale: PayScale, reels: list, win
         note = (f"full cycle of strip set {strip_set.name!r}: {combos:,} distinct window combinations, over the "
                 f"enumeration budget of {limit:,}; " + ("its moments, hit frequency and max win are exact by a column "
                 "transfer over the reels, which does not give the win distribution" if sums["method"] == "joint" else
-                "its RTP is exact by a column transfer per symbol; the win distribution needs every screen"))
+                "its RTP is exact by a column transfer per symbol" + (", its std by one per pair of symbols" if
+                sums["square"] is not None else "") + (", its hit frequency by one over the screens paying nothing" if
+                sums["zero"] is not None else "") + "; the win distribution needs every screen"))
     else:
         note = (f"strip set {strip_set.name!r}: exact by a column transfer over the reels (the win distribution, which "
                 "needs every screen, was not asked for)")

@@ -35,7 +35,7 @@ import numpy as np
 from .._jit import njit
 from ..errors import ExactBudgetError
 from ..pays.scatter import code_count, update_code
-from .cluster_runs import window_runs
+from .cluster_runs import popcounts, touch_sets, window_runs
 from .transfer_tables import INT_SUM_MAX, TRANSFER_STATES_MAX, exact_from_residue, grow2, key_hash
 
 # Steps (summed states stepped to a window, plus states summed): about 60-100 ns each on one core.
@@ -69,17 +69,6 @@ def _final_pay(key, base, v, n_runs, run_sym, pays, combo_of, cap, counts):
             if c >= 0:
                 counts[c] += 1
     return paid
-
-
-@njit(cache=True)
-def _popcounts(masks):
-    out = np.zeros(masks.shape[0], dtype=np.int64)
-    for i in range(masks.shape[0]):
-        m = masks[i]
-        while m:
-            m &= m - 1
-            out[i] += 1
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -213,28 +202,6 @@ def _layer_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_run
 
 
 @njit(cache=True)
-def _touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset):
-    """The runs of window ``u`` each window ``v`` touches (``vset[v - lo_v]`` indexes ``masks``); returns how many
-    distinct sets."""
-    n_sets = 0
-    for v in range(lo_v, hi_v):
-        m = np.int64(0)
-        for j in range(n_runs[v]):
-            for row in range(run_lo[v, j], run_hi[v, j] + 1):
-                p = row_run[u, run_sym[v, j], row]
-                if p >= 0:
-                    m |= np.int64(1) << p
-        k = 0
-        while k < n_sets and masks[k] != m:
-            k += 1
-        if k == n_sets:
-            masks[k] = m
-            n_sets += 1
-        vset[v - lo_v] = k
-    return n_sets
-
-
-@njit(cache=True)
 def _keep_mask(keep, base, width, mask):
     keep[:] = 0
     for t in range(base):
@@ -297,7 +264,7 @@ def _sum_layer(keys, iv, fv, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, 
         u = keys[start, 0] + lo_u
         gu[g] = u
         n_u = stop - start
-        n_sets = _touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset[g])
+        n_sets = touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset[g])
         if used + n_sets * n_u > mkeys.shape[0]:
             mkeys = grow2(mkeys, used + n_sets * n_u)
             miv = grow2(miv, used + n_sets * n_u)
@@ -307,7 +274,7 @@ def _sum_layer(keys, iv, fv, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, 
             mcap *= 2
         if mtable.shape[0] < mcap:
             mtable = np.full(mcap, -1, dtype=np.int64)
-        order_sets = np.argsort(-_popcounts(masks[:n_sets]), kind="mergesort")
+        order_sets = np.argsort(-popcounts(masks[:n_sets]), kind="mergesort")
         for x in range(n_sets):
             k = order_sets[x]
             src = -1

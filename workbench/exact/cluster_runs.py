@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._jit import njit
+
 
 class WindowRuns(NamedTuple):
     """The windows of every reel as runs, flattened over the reels: windows of reel ``r`` are rows
@@ -94,4 +96,37 @@ def window_runs(reels: list, rows: int, include: np.ndarray, runs_of: list | Non
         for j, (s, lo, hi, real) in enumerate(found):
             out.run_sym[i, j], out.run_lo[i, j], out.run_hi[i, j], out.run_real[i, j] = s, lo, hi, real
             out.row_run[i, s, lo: hi + 1] = j
+    return out
+
+
+@njit(cache=True)
+def touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset):
+    """The runs of window ``u`` each window ``v`` touches (``vset[v - lo_v]`` indexes ``masks``); returns how many
+    distinct sets."""
+    n_sets = 0
+    for v in range(lo_v, hi_v):
+        m = np.int64(0)
+        for j in range(n_runs[v]):
+            for row in range(run_lo[v, j], run_hi[v, j] + 1):
+                p = row_run[u, run_sym[v, j], row]
+                if p >= 0:
+                    m |= np.int64(1) << p
+        k = 0
+        while k < n_sets and masks[k] != m:
+            k += 1
+        if k == n_sets:
+            masks[k] = m
+            n_sets += 1
+        vset[v - lo_v] = k
+    return n_sets
+
+
+@njit(cache=True)
+def popcounts(masks):
+    out = np.zeros(masks.shape[0], dtype=np.int64)
+    for i in range(masks.shape[0]):
+        m = masks[i]
+        while m:
+            m &= m - 1
+            out[i] += 1
     return out

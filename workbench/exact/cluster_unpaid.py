@@ -24,12 +24,14 @@ Tested against the full enumeration and the joint sweep on small games (tests/te
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._jit import njit
 from ..pays.scatter import code_count, update_code
-from .cluster_runs import window_runs
-from .transfer_tables import TRANSFER_STATES_MAX, grow1, grow2, insert, key_hash, rehash
+from .cluster_runs import popcounts, touch_sets, window_runs
+from .transfer_tables import TRANSFER_STATES_MAX, grow1, grow2, key_hash
 
 # Steps (states x windows of the next reel) of one sweep: about 20-40 ns each on one core.
 UNPAID_WORK_MAX = 400_000_000
@@ -38,27 +40,13 @@ RUNS_PER_WORD = 12
 MAX_THRESHOLD = 5  # the smallest paying size up to which runs never join on an unpaid screen (see the docstring)
 
 # outcomes of the kernel
-DONE, OVER_BUDGET, WILD_JOIN = 0, 1, 2
+DONE, OVER_BUDGET, WILD_JOIN, PAID = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True)
-def _unpaid_sweep(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, row_run, thresholds, gmode, gcap,
-                  gpays, run_words, states_max, work_max):
-    """The sweep (see the module docstring).  Windows of reel ``r`` are rows ``woff[r]..woff[r + 1]`` (weights,
-    paying scatter groups' counts, runs).  A key is the window (local index), the groups' count codes and the runs'
-    fields.  Returns (outcome, weight of the screens paying nothing, largest layer, steps).
-
-    A step from the states of window ``u`` to a window ``v`` reads only the fields of the runs of ``u`` that ``v``
-    touches, so the states of ``u`` are first summed by those fields (one table per distinct set of touched runs)
-    and each sum steps once: far fewer steps than states x windows."""
-    n_reels = woff.shape[0] - 1
+@njit(cache=True)
+def _unpaid_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, thresholds, gmode, gcap, words):
+    """The states after reel 0: one per window that has not paid (each run its own component)."""
     n_groups = gmode.shape[0]
-    words = 1 + n_groups + run_words
-    width = run_sym.shape[1]
-    stamp = np.full(width, -1, dtype=np.int64)
-    new_field = np.zeros(width, dtype=np.int64)
-    key = np.zeros(words, dtype=np.int64)
-    # reel 0: one state per window that has not paid (no earlier runs: window 0 of reel 0 stands in, untouched)
     keys = np.zeros((max(1, woff[1] - woff[0]), words), dtype=np.int64)
     weight = np.zeros(keys.shape[0], dtype=np.int64)
     n = 0
@@ -70,194 +58,283 @@ def _unpaid_sweep(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_ru
             if run_real[v, j] and size >= t:
                 dead = True
                 break
-            new_field[j] = min(size, t) | (run_real[v, j] << 4)
         if dead:
             continue
-        key[:] = 0
-        key[0] = v - woff[0]
+        keys[n, 0] = v - woff[0]
         for g in range(n_groups):
-            key[1 + g] = update_code(gmode[g], gcap[g], 0, wgroup[v, g])
+            keys[n, 1 + g] = update_code(gmode[g], gcap[g], 0, wgroup[v, g])
         for j in range(n_runs[v]):
-            key[1 + n_groups + j // RUNS_PER_WORD] |= new_field[j] << (RUN_BITS * (j % RUNS_PER_WORD))
-        for t_ in range(key.shape[0]):
-            keys[n, t_] = key[t_]
+            f = min(run_hi[v, j] - run_lo[v, j] + 1, thresholds[run_sym[v, j]]) | (run_real[v, j] << 4)
+            keys[n, 1 + n_groups + j // RUNS_PER_WORD] |= np.int64(f) << (RUN_BITS * (j % RUNS_PER_WORD))
         weight[n] = wweight[v]
         n += 1
-    keys = keys[:n]
-    weight = weight[:n]
-    largest = n
-    ops = 0
+    return keys[:n], weight[:n]
+
+
+class _UnpaidSums(NamedTuple):
+    """One reel step's summed states (:func:`_unpaid_sum_layer`), as :class:`.cluster_moments._LayerSums`."""
+
+    gu: np.ndarray
+    vset: np.ndarray
+    mstart: np.ndarray
+    mcount: np.ndarray
+    mkeys: np.ndarray
+    mw: np.ndarray
+    steps: int
+
+
+@njit(cache=True)
+def _unpaid_sum_layer(keys, weight, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, n_groups, width):
+    """The states of one layer (in window order) summed by the runs each next window touches: per window ``u``, one
+    block per distinct touched set, largest sets first, each summed from the smallest block already summed that
+    holds its set (or from the states).  Written out in one loop (helpers taking arrays cost reference counts)."""
+    n = keys.shape[0]
+    nv = hi_v - lo_v
+    words = keys.shape[1]
+    n_groups_u = 0
+    for i in range(n):
+        if i == 0 or keys[i, 0] != keys[i - 1, 0]:
+            n_groups_u += 1
+    gu = np.zeros(n_groups_u, dtype=np.int64)
+    vset = np.zeros((n_groups_u, nv), dtype=np.int64)
+    mstart = np.zeros((n_groups_u, nv), dtype=np.int64)
+    mcount = np.zeros((n_groups_u, nv), dtype=np.int64)
+    mkeys = np.zeros((max(16, 2 * n), words), dtype=np.int64)
+    mw = np.zeros(mkeys.shape[0], dtype=np.int64)
+    masks = np.zeros(nv, dtype=np.int64)
+    keep = np.zeros(words, dtype=np.int64)
+    proj = np.zeros(words, dtype=np.int64)
+    mtable = np.full(16, -1, dtype=np.int64)
+    used = 0
+    steps = 0
+    g = 0
+    start = 0
+    while start < n:
+        stop = start
+        while stop < n and keys[stop, 0] == keys[start, 0]:
+            stop += 1
+        u = keys[start, 0] + lo_u
+        gu[g] = u
+        n_u = stop - start
+        n_sets = touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset[g])
+        if used + n_sets * n_u > mkeys.shape[0]:
+            mkeys = grow2(mkeys, used + n_sets * n_u)
+            mw = grow1(mw, used + n_sets * n_u)
+        mcap = 16
+        while mcap < 2 * n_u:
+            mcap *= 2
+        if mtable.shape[0] < mcap:
+            mtable = np.full(mcap, -1, dtype=np.int64)
+        mask_t = np.uint64(mcap - 1)
+        order_sets = np.argsort(-popcounts(masks[:n_sets]), kind="mergesort")
+        for x in range(n_sets):
+            k = order_sets[x]
+            src = -1
+            for y in range(x):
+                j = order_sets[y]
+                if masks[j] & masks[k] == masks[k] and (src < 0 or mcount[g, j] < mcount[g, src]):
+                    src = j
+            keep[:] = 0
+            for t in range(1 + n_groups):
+                keep[t] = -1
+            for p in range(width):
+                if (masks[k] >> p) & 1:
+                    keep[1 + n_groups + p // RUNS_PER_WORD] |= np.int64(31) << (RUN_BITS * (p % RUNS_PER_WORD))
+            mstart[g, k] = used
+            lo_i, hi_i = (start, stop) if src < 0 else (mstart[g, src], mstart[g, src] + mcount[g, src])
+            steps += hi_i - lo_i
+            for t in range(mcap):
+                mtable[t] = -1
+            nm = 0
+            for i in range(lo_i, hi_i):
+                for t in range(words):
+                    proj[t] = (keys[i, t] if src < 0 else mkeys[i, t]) & keep[t]
+                h = key_hash(proj) & mask_t
+                while True:
+                    e = mtable[h]
+                    if e < 0:
+                        break
+                    same = True
+                    for t in range(words):
+                        if mkeys[used + e, t] != proj[t]:
+                            same = False
+                            break
+                    if same:
+                        break
+                    h = (h + np.uint64(1)) & mask_t
+                if e < 0:
+                    e = nm
+                    mtable[h] = e
+                    for t in range(words):
+                        mkeys[used + e, t] = proj[t]
+                    mw[used + e] = 0
+                    nm += 1
+                mw[used + e] += weight[i] if src < 0 else mw[i]
+            mcount[g, k] = nm
+            used += nm
+        g += 1
+        start = stop
+    return _UnpaidSums(gu, vset, mstart, mcount, mkeys[:used], mw[:used], steps)
+
+
+@njit(cache=True)
+def _unpaid_step_layer(sums, lo_v, hi_v, last, wweight, wgroup, gmode, gcap, gpays, n_runs, run_sym, run_lo, run_hi,
+                       run_real, row_run, thresholds, width, ops, states_max, work_max):
+    """Step the summed states to every window of the next reel, one window at a time (its states in one small
+    table), dropping the screens that pay; after the last reel, add up those that paid nothing.  Returns (outcome,
+    keys, weights, weight of the screens paying nothing, steps).  Every array the loop writes is sized before it."""
+    mkeys, mw, gu, vset, mstart, mcount = sums.mkeys, sums.mw, sums.gu, sums.vset, sums.mstart, sums.mcount
+    words = mkeys.shape[1]
+    n_groups = gmode.shape[0]
+    stamp = np.zeros(width, dtype=np.int64)
+    new_field = np.zeros(width, dtype=np.int64)
+    key = np.zeros(words, dtype=np.int64)
+    into = np.zeros(hi_v - lo_v, dtype=np.int64)
+    for v in range(lo_v, hi_v):
+        for g in range(gu.shape[0]):
+            into[v - lo_v] += mcount[g, vset[g, v - lo_v]]
+    total = into.sum()
+    if ops + total > work_max:
+        return OVER_BUDGET, mkeys[:0], mw[:0], 0, ops + total
+    size = 1 if last else max(1, min(total, states_max))
+    k2 = np.empty((size, words), dtype=np.int64)
+    w2 = np.empty(size, dtype=np.int64)
+    slots = 16
+    while slots < 2 * into.max():
+        slots *= 2
+    table_all = np.full(slots, -1, dtype=np.int64)
+    n2 = 0
     zero = 0
-    for r in range(1, n_reels):
-        lo_v = woff[r]
-        hi_v = woff[r + 1]
-        nv = hi_v - lo_v
-        last = r == n_reels - 1
-        cap_t = 1024
-        while cap_t < 4 * n:
-            cap_t *= 2
-        table = np.full(cap_t, -1, dtype=np.int64)
-        k2 = np.zeros((1 if last else max(16, n), words), dtype=np.int64)
-        w2 = np.zeros(1 if last else max(16, n), dtype=np.int64)
-        n2 = 0
-        order = np.argsort(keys[:, 0], kind="mergesort")
-        keys, weight = keys[order], weight[order]  # each window's states read in sequence
-        order = np.arange(n)
-        vset = np.zeros(nv, dtype=np.int64)
-        masks = np.zeros(nv, dtype=np.int64)
-        start = 0
-        while start < n:
-            stop = start
-            while stop < n and keys[order[stop], 0] == keys[order[start], 0]:
-                stop += 1
-            u = keys[order[start], 0] + woff[r - 1]
-            n_u = stop - start
-            # the runs of u that each window v touches, and the distinct such sets
-            n_sets = 0
-            for v in range(lo_v, hi_v):
-                m = np.int64(0)
+    ops += total
+    for v in range(lo_v, hi_v):
+        first = n2
+        t_size = 16
+        while t_size < 2 * into[v - lo_v]:
+            t_size *= 2
+        table = table_all[:t_size]
+        table[:] = -1
+        mask_t = np.uint64(t_size - 1)
+        for g in range(gu.shape[0]):
+            u = gu[g]
+            k = vset[g, v - lo_v]
+            for e in range(mstart[g, k], mstart[g, k] + mcount[g, k]):
+                # the runs of v after the state: each adds the earlier runs it touches; a component that reaches
+                # its symbol's smallest paying size with a real symbol pays (the screen leaves the sweep)
+                for j in range(n_runs[u]):
+                    stamp[j] = -1
+                outcome = DONE
                 for j in range(n_runs[v]):
                     s = run_sym[v, j]
+                    size_j = run_hi[v, j] - run_lo[v, j] + 1
+                    real = run_real[v, j]
+                    prev = -1
                     for row in range(run_lo[v, j], run_hi[v, j] + 1):
                         p = row_run[u, s, row]
-                        if p >= 0:
-                            m |= np.int64(1) << p
-                k = 0
-                while k < n_sets and masks[k] != m:
-                    k += 1
-                if k == n_sets:
-                    masks[k] = m
-                    n_sets += 1
-                vset[v - lo_v] = k
-            # per set: the states of u summed by the fields that set reads (and the group codes)
-            mcap = 16
-            while mcap < 2 * n_u:
-                mcap *= 2
-            for k in range(n_sets):
-                keep = np.zeros(words, dtype=np.int64)
-                keep[0] = -1
-                for g in range(n_groups):
-                    keep[1 + g] = -1
-                for p in range(width):
-                    if (masks[k] >> p) & 1:
-                        keep[1 + n_groups + p // RUNS_PER_WORD] |= np.int64(31) << (RUN_BITS * (p % RUNS_PER_WORD))
-                mtable = np.full(mcap, -1, dtype=np.int64)
-                mkeys = np.zeros((n_u, words), dtype=np.int64)
-                mw = np.zeros(n_u, dtype=np.int64)
-                nm = 0
-                for a in range(start, stop):
-                    i = order[a]
+                        if p < 0 or p == prev:
+                            continue
+                        prev = p
+                        f = (mkeys[e, 1 + n_groups + p // RUNS_PER_WORD] >> (RUN_BITS * (p % RUNS_PER_WORD))) & 31
+                        if stamp[p] >= 0:  # a second run joins the same earlier component: five cells or more
+                            outcome = PAID if real or f >> 4 or run_real[v, stamp[p]] else WILD_JOIN
+                            break
+                        stamp[p] = j
+                        size_j += f & 15
+                        real |= f >> 4
+                    if outcome != DONE:
+                        break
+                    if real and size_j >= thresholds[s]:
+                        outcome = PAID
+                        break
+                    new_field[j] = min(size_j, thresholds[s]) | (real << 4)
+                if outcome == WILD_JOIN:
+                    return WILD_JOIN, k2[:0], w2[:0], 0, ops
+                if outcome != DONE:
+                    continue
+                cnt = mw[e] * wweight[v]
+                key[:] = 0
+                key[0] = v - lo_v
+                paid = False
+                for q in range(n_groups):
+                    key[1 + q] = update_code(gmode[q], gcap[q], mkeys[e, 1 + q], wgroup[v, q])
+                    if last and gpays[q, code_count(gmode[q], key[1 + q])] != 0:
+                        paid = True
+                if last:
+                    if not paid:
+                        zero += cnt
+                    continue
+                for j in range(n_runs[v]):
+                    key[1 + n_groups + j // RUNS_PER_WORD] |= new_field[j] << (RUN_BITS * (j % RUNS_PER_WORD))
+                h = key_hash(key) & mask_t
+                while True:
+                    f = table[h]
+                    if f < 0:
+                        break
+                    same = True
                     for t in range(words):
-                        key[t] = keys[i, t] & keep[t]
-                    e = insert(mtable, mkeys, 0, key)
-                    if e < 0:
-                        mtable[-1 - e] = nm
-                        for t_ in range(key.shape[0]):
-                            mkeys[nm, t_] = key[t_]
-                        e = nm
-                        nm += 1
-                    mw[e] += weight[i]
-                ops += n_u
-                # each summed state steps to every window v that reads this set
-                for v in range(lo_v, hi_v):
-                    if vset[v - lo_v] != k:
-                        continue
-                    if ops + nm > work_max:
-                        return OVER_BUDGET, 0, largest, ops
-                    ops += nm
-                    for e in range(nm):
-                        # the runs of v after the state written out: helpers taking arrays cost
-                        # atomic reference counts per call here
-                        for j in range(n_runs[u]):
-                            stamp[j] = -1
-                        outcome = DONE
-                        for j in range(n_runs[v]):
-                            s = run_sym[v, j]
-                            size = run_hi[v, j] - run_lo[v, j] + 1
-                            real = run_real[v, j]
-                            prev = -1
-                            for row in range(run_lo[v, j], run_hi[v, j] + 1):
-                                p = row_run[u, s, row]
-                                if p < 0 or p == prev:
-                                    continue
-                                prev = p
-                                f = (mkeys[e, 1 + n_groups + p // RUNS_PER_WORD] >> (RUN_BITS * (p % RUNS_PER_WORD))) & 31
-                                if stamp[p] >= 0:  # a second run joins the same earlier component: five cells or more
-                                    outcome = 1 if real or f >> 4 or run_real[v, stamp[p]] else WILD_JOIN
-                                    break
-                                stamp[p] = j
-                                size += f & 15
-                                real |= f >> 4
-                            if outcome != DONE:
-                                break
-                            if real and size >= thresholds[s]:
-                                outcome = 1
-                                break
-                            new_field[j] = min(size, thresholds[s]) | (real << 4)
-                        if outcome == WILD_JOIN:
-                            return WILD_JOIN, 0, largest, ops
-                        if outcome != DONE:
-                            continue
-                        cnt = mw[e] * wweight[v]
-                        if last:
-                            paid = False
-                            for g in range(n_groups):
-                                code = update_code(gmode[g], gcap[g], mkeys[e, 1 + g], wgroup[v, g])
-                                if gpays[g, code_count(gmode[g], code)] != 0:
-                                    paid = True
-                            if not paid:
-                                zero += cnt
-                            continue
-                        key[:] = 0
-                        key[0] = v - lo_v
-                        for g in range(n_groups):
-                            key[1 + g] = update_code(gmode[g], gcap[g], mkeys[e, 1 + g], wgroup[v, g])
-                        for j in range(n_runs[v]):
-                            key[1 + n_groups + j // RUNS_PER_WORD] |= new_field[j] << (RUN_BITS * (j % RUNS_PER_WORD))
-                        mask_t = np.uint64(table.shape[0] - 1)
-                        h = key_hash(key) & mask_t
-                        while True:
-                            f = table[h]
-                            if f < 0:
-                                break
-                            same = True
-                            for t in range(words):
-                                if k2[f, t] != key[t]:
-                                    same = False
-                                    break
-                            if same:
-                                break
-                            h = (h + np.uint64(1)) & mask_t
-                        if f < 0:
-                            f = -1 - np.int64(h)
-                            if n2 >= states_max:
-                                return OVER_BUDGET, 0, n2, ops
-                            if n2 >= k2.shape[0]:
-                                k2 = grow2(k2, n2 + 1)
-                                w2 = grow1(w2, n2 + 1)
-                            table[-1 - f] = n2
-                            for t_ in range(key.shape[0]):
-                                k2[n2, t_] = key[t_]
-                            f = n2
-                            n2 += 1
-                            if 2 * n2 > table.shape[0]:
-                                table = rehash(table, k2, n2)
-                        w2[f] += cnt
-            start = stop
-        if last:
+                        if k2[first + f, t] != key[t]:
+                            same = False
+                            break
+                    if same:
+                        break
+                    h = (h + np.uint64(1)) & mask_t
+                if f < 0:
+                    if n2 >= size:
+                        return OVER_BUDGET, k2[:0], w2[:0], 0, ops
+                    table[h] = n2 - first
+                    for t in range(words):
+                        k2[n2, t] = key[t]
+                    w2[n2] = 0
+                    f = n2
+                    n2 += 1
+                else:
+                    f += first
+                w2[f] += cnt
+    return DONE, k2[:n2], w2[:n2], zero, ops
+
+
+@njit(cache=True, nogil=True)
+def _unpaid_sweep(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, row_run, thresholds, gmode, gcap,
+                  gpays, run_words, states_max, work_max):
+    """The sweep (see the module docstring).  Windows of reel ``r`` are rows ``woff[r]..woff[r + 1]`` (weights,
+    paying scatter groups' counts, runs).  A key is the window (local index), the groups' count codes and the runs'
+    fields.  Returns (outcome, weight of the screens paying nothing, largest layer, steps).
+
+    A step from the states of window ``u`` to a window ``v`` reads only the fields of the runs of ``u`` that ``v``
+    touches, so the states of ``u`` are first summed by those fields (one block per distinct set of touched runs)
+    and each sum steps once: far fewer steps than states x windows."""
+    n_reels = woff.shape[0] - 1
+    n_groups = gmode.shape[0]
+    words = 1 + n_groups + run_words
+    width = run_sym.shape[1]
+    keys, weight = _unpaid_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, thresholds, gmode,
+                                 gcap, words)
+    largest = keys.shape[0]
+    ops = 0
+    if n_reels == 1:  # a single reel: its windows that paid nothing
+        zero = 0
+        for i in range(keys.shape[0]):
+            paid = False
+            for g in range(n_groups):
+                if gpays[g, code_count(gmode[g], keys[i, 1 + g])] != 0:
+                    paid = True
+            if not paid:
+                zero += weight[i]
+        return DONE, zero, largest, ops
+    for r in range(1, n_reels):
+        if ops + keys.shape[0] > work_max:
+            return OVER_BUDGET, 0, largest, ops + keys.shape[0]
+        sums = _unpaid_sum_layer(keys, weight, woff[r - 1], woff[r], woff[r + 1], n_runs, run_sym, run_lo, run_hi,
+                                 row_run, n_groups, width)
+        ops += sums.steps
+        outcome, keys, weight, zero, ops = _unpaid_step_layer(
+            sums, woff[r], woff[r + 1], r == n_reels - 1, wweight, wgroup, gmode, gcap, gpays, n_runs, run_sym, run_lo,
+            run_hi, run_real, row_run, thresholds, width, ops, states_max, work_max)
+        if outcome != DONE:
+            return outcome, 0, largest, ops
+        if r == n_reels - 1:
             return DONE, zero, largest, ops
-        keys, weight = k2[:n2], w2[:n2]
-        n = n2
-        largest = max(largest, n)
-    # a single reel: its windows that paid nothing
-    for i in range(n):
-        paid = False
-        for g in range(n_groups):
-            if gpays[g, code_count(gmode[g], keys[i, 1 + g])] != 0:
-                paid = True
-        if not paid:
-            zero += weight[i]
-    return DONE, zero, largest, ops
+        largest = max(largest, keys.shape[0])
+    return DONE, 0, largest, ops
 
 
 def thresholds_of(pays: np.ndarray) -> np.ndarray | None:

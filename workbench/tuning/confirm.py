@@ -35,12 +35,12 @@ from typing import Callable, Iterable
 from ..errors import TargetUnreachableError, TuningError
 from ..model import Game
 from ..model.edits import apply_edit
-from ..simulate import estimate_rtp, exactness
+from ..simulate import estimate_rtp, exactness, round_model
 from ..simulate.stops import RunStopped
 from .figures import FeatureProxy, FeatureTerms, has_simulated_terms, measure
 from .modes import file_name, plan_mode
 from .result import Confirmation, TuneResult
-from .search import DEFAULT_MAX_STEPS, DEFAULT_TOLERANCE, feature_mode_refusal, find_edit
+from .search import DEFAULT_MAX_STEPS, DEFAULT_TOLERANCE, base_moving_refusal, feature_mode_refusal, find_edit
 
 #: the default tolerance of an RTP with a simulated part (features, a bought feature): a tolerance the
 #: confirmation can check in minutes, where ± 0.01 % would need 25 times the rounds of ± 0.05 %
@@ -239,6 +239,12 @@ def tune(
     if tolerance is None:
         tolerance = default_tolerance(simulated)
     deadline = start + max_seconds
+    vary = None if vary is None else tuple(vary)
+    if terms is None and plan.mode == "base" and (vary is None or vary or stop_weights):
+        # parts that move with every base stop are refused before their estimate, not after it
+        moving = [f"'{s.name}'" for s in round_model(played).strata if s.moves_with_base_strips and s.probability > 0]
+        if moving:
+            raise base_moving_refusal(played, moving)
     if terms is None:
         held_precision = precision or tolerance
         say(f"estimating the feature terms of {where} ({plan.bet_mode}) to ± {held_precision * 100:.4f} % (seed {seed})")

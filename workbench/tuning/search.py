@@ -417,12 +417,17 @@ def _check_terms(game: Game, mode: str, terms: FeatureTerms, moves_base_stops: b
     if mode != "base" and terms.present and not (proxy is not None and proxy.kind == "strips" and proxy.where == mode):
         raise feature_mode_refusal(game, mode)
     if terms.moves_with_base_strips and moves_base_stops and mode == "base":
-        parts = ", ".join(f"'{n}', {100 * terms.means[n]:.2f} % of the bet" for n in terms.moves_with_base_strips)
-        raise TuningError(f"{game.path or game.name}: the simulated part{'s' if len(terms.moves_with_base_strips) > 1 else ''} "
-                          f"of the whole-game RTP ({parts}) depend{'' if len(terms.moves_with_base_strips) > 1 else 's'} "
-                          "on every stop of the base strips (a tumble's cascades), so they cannot be held while stops "
-                          "change: tune the first drop's exact RTP with --base-only, then check the whole game with "
-                          "`workbench rtp`")
+        raise base_moving_refusal(game, [f"'{n}', {100 * terms.means[n]:.2f} % of the bet"
+                                         for n in terms.moves_with_base_strips])
+
+
+def base_moving_refusal(game: Game, parts: list) -> TuningError:
+    """Why simulated parts that move with every base stop (``parts``, described) are not held while stops change."""
+    many = len(parts) > 1
+    return TuningError(f"{game.path or game.name}: the simulated part{'s' if many else ''} of the whole-game RTP "
+                       f"({', '.join(parts)}) depend{'' if many else 's'} on every stop of the base strips (a tumble's "
+                       "cascades), so they cannot be held while stops change: tune the first drop's exact RTP with "
+                       "--base-only, then check the whole game with `workbench rtp`")
 
 
 def feature_mode_refusal(game: Game, mode: str) -> TuningError:
