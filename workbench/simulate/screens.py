@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 
 import tomlkit
-from scipy import stats
 
 from ..exact.par import ParSheet, SimulatedFigure
 from ..io import loads_game, render_text
@@ -51,6 +50,7 @@ def screen_game(game: Game, mode: str = "base") -> Game:
 def missing_figures(sheet: ParSheet, results: list, seed: int) -> dict:
     """Estimates of the figures of ``sheet.missing`` from the seeded batches ``results`` (SimulationResults of
     :func:`screen_game`, batch ``b`` seeded ``seed + b``): figure -> :class:`~workbench.exact.par.SimulatedFigure`."""
+    from scipy import stats  # here, not at import: scipy.stats takes most of a second to import
     n = sum(r.spins for r in results)
     mean = sum(r.rtp * r.spins for r in results) / n
     second = sum((r.std ** 2 + r.rtp ** 2) * r.spins for r in results) / n
