@@ -1,5 +1,10 @@
 """Exact first-screen math of cluster pays for strips too long to enumerate: a column transfer over the reels.
 
+:func:`transfer_analysis` first hands the game to the sweeps over runs (:mod:`.cluster_routes`: far fewer states on
+production-size strips, the hit frequency and std exact there too) whenever the runs can hold it; what follows is
+the route by each symbol's layered automaton, kept for the games they cannot (a size band past 31, more than 62
+runs in a window).
+
 The full enumeration of :mod:`workbench.exact.cluster` evaluates every screen, so a 7x7 game with 40-stop strips
 (40^7 screens) is out of its reach.  The reels are independent, so the screens can instead be swept reel by reel,
 keeping only what the reels still to come need to know about the reels already seen (a *transfer* or frontier
@@ -440,9 +445,11 @@ def transfer_analysis(where: str, reels: list, rows: int, pays: np.ndarray, comb
     ``upper`` the spin's largest possible pay (units).  Returns the exact integer sums over the cycle: ``weight``,
     ``pay`` (weight x pay units), ``zero`` (weight of screens paying nothing), ``max_units``, ``clusters`` and
     ``hits`` per combination, and the float ``square`` (weight x pay^2); ``method`` "joint" (one sweep over every
-    symbol) or, when that sweep is over :data:`JOINT_WORK_MAX` steps, "per symbol": the pay sum from one sweep per
-    symbol, ``zero`` from the sweep over the screens paying nothing so far (None when that too is over the budget),
-    ``square`` and ``max_units`` None (not computed).  ExactBudgetError when a budget is passed even so.
+    symbol) or "per symbol" (the pay sum from one sweep per symbol; ``max_units`` None, ``square`` and ``zero`` None
+    when not computed).  By the sweeps over runs when they hold the game (:func:`.cluster_routes.transfer_by_runs`,
+    ``quick`` passed on), else by the automata: the joint sweep within :data:`JOINT_WORK_MAX` steps, else per symbol
+    with ``zero`` from the sweep over the screens paying nothing so far when that fits.  ExactBudgetError when a
+    budget is passed even so.
     """
     if rows > MAX_TRANSFER_ROWS:
         raise ExactBudgetError(f"{where}: the column transfer of cluster pays takes reels of at most "

@@ -50,7 +50,6 @@ def screen_game(game: Game, mode: str = "base") -> Game:
 def missing_figures(sheet: ParSheet, results: list, seed: int) -> dict:
     """Estimates of the figures of ``sheet.missing`` from the seeded batches ``results`` (SimulationResults of
     :func:`screen_game`, batch ``b`` seeded ``seed + b``): figure -> :class:`~workbench.exact.par.SimulatedFigure`."""
-    from scipy import stats  # here, not at import: scipy.stats takes most of a second to import
     n = sum(r.spins for r in results)
     mean = sum(r.rtp * r.spins for r in results) / n
     second = sum((r.std ** 2 + r.rtp ** 2) * r.spins for r in results) / n
@@ -60,6 +59,8 @@ def missing_figures(sheet: ParSheet, results: list, seed: int) -> dict:
     hit = sum(r.hit_frequency * r.spins for r in results) / n
     out = {}
     if "std" in sheet.missing:
+        from scipy import stats  # here, when needed: scipy.stats takes most of a second to import
+
         t975 = float(stats.t.ppf(0.975, len(results) - 1))  # Student's t, batches - 1 degrees of freedom
         out["std"] = SimulatedFigure(std, t975 * spread / math.sqrt(len(results)), n, seed)
     if "hit_frequency" in sheet.missing:
