@@ -30,7 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # the in-process editor measurement on one core, like bench_rules
+# the in-process editor measurement on one core, like bench_rules; the `workbench par` processes run as a user's do
+# (every core), unless NUMBA_NUM_THREADS was set before this script
+PAR_ENV = dict(os.environ)
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -51,7 +54,8 @@ def par_run(path: Path) -> tuple[float, float, dict]:
     """(wall seconds, peak MB, JSON) of one fresh `workbench par GAME --json` process."""
     exe = Path(sys.executable).with_name("workbench")
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(exe), "par", str(path), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen([str(exe), "par", str(path), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=PAR_ENV)
     out = proc.stdout.read()
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
