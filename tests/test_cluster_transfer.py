@@ -102,6 +102,13 @@ def test_every_route_equals_the_full_enumeration(tmp_path, text):
         assert "std" not in b.missing and math.isclose(b.second, a.second, rel_tol=1e-9, abs_tol=1e-12)
 
 
+@SETTINGS
+@given(cluster_game_text(grid=(1, 6), max_stops=6))
+def test_a_one_reel_game_by_every_route(tmp_path, text):
+    """One reel: the sweeps over runs step to an empty reel that closes every component (their one path)."""
+    test_every_route_equals_the_full_enumeration.hypothesis.inner_test(tmp_path, text)
+
+
 def test_the_screens_paying_nothing_are_counted_exactly_on_tall_reels():
     """The sweep over unpaid screens against the enumeration on the 8-stop 7x7 game without its scatter (wilds on
     every other reel, runs joined only through paying components)."""

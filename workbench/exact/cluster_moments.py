@@ -35,7 +35,7 @@ import numpy as np
 from .._jit import njit
 from ..errors import ExactBudgetError
 from ..pays.scatter import code_count, update_code
-from .cluster_runs import popcounts, touch_sets, window_runs
+from .cluster_runs import layer_plan, window_runs, with_empty_reel
 from .transfer_tables import INT_SUM_MAX, TRANSFER_STATES_MAX, exact_from_residue, grow2, key_hash
 
 # Steps (summed states stepped to a window, plus states summed): about 60-100 ns each on one core.
@@ -48,48 +48,6 @@ DONE, OVER_BUDGET = 0, 1
 # columns of a state's integer values (then the weight x clusters and the weight without a cluster, per combination)
 IW, IA, IM, IZ, IC = 0, 1, 2, 3, 4  # weight, x pay (mod 2^64), largest pay, weight of screens paying nothing
 FA, FB = 0, 1  # columns of its float values: weight x pay, weight x pay^2
-
-
-@njit(cache=True, inline="always")
-def _get1(key, base, p):
-    return (key[base + p // FIELDS_PER_WORD] >> (FIELD_BITS * (p % FIELDS_PER_WORD))) & 0xFFFF
-
-
-@njit(cache=True, inline="always")
-def _final_pay(key, base, v, n_runs, run_sym, pays, combo_of, cap, counts):
-    """The pay units of every component of the state ``key`` of window ``v`` (after the last reel every component
-    closes), each cluster counted in ``counts`` by its combination."""
-    paid = 0
-    for j in range(n_runs[v]):
-        f = _get1(key, base, j)
-        if (f >> 6) == j and (f >> 5) & 1:
-            size = min(f & 31, cap)
-            paid += pays[run_sym[v, j], size]
-            c = combo_of[run_sym[v, j], size]
-            if c >= 0:
-                counts[c] += 1
-    return paid
-
-
-@njit(cache=True, inline="always")
-def _add_closed(miv, mfv, e, iv, fv, i, c, counts, wide):
-    """Add state ``i`` (values ``iv``/``fv``), which has just closed clusters paying ``c`` units (``counts`` by
-    combination), into row ``e`` of ``miv``/``mfv``; ``cnt`` weighs nothing here (a reel's weight comes later)."""
-    n_combos = counts.shape[0]
-    w = iv[i, IW]
-    fc = float(c)
-    miv[e, IW] += w
-    miv[e, IA] += iv[i, IA] + c * w
-    mfv[e, FA] += fv[i, FA] + fc * float(w)
-    mfv[e, FB] += fv[i, FB] + 2.0 * fc * (fv[i, FA] if wide else float(iv[i, IA])) + fc * fc * float(w)
-    if iv[i, IM] + c > miv[e, IM]:
-        miv[e, IM] = iv[i, IM] + c
-    if c == 0:
-        miv[e, IZ] += iv[i, IZ]
-    for b in range(n_combos):
-        miv[e, IC + b] += iv[i, IC + b] + counts[b] * w
-        if counts[b] == 0:
-            miv[e, IC + n_combos + b] += iv[i, IC + n_combos + b]
 
 
 @njit(cache=True)
@@ -229,25 +187,16 @@ class _LayerSums(NamedTuple):
 @njit(cache=True)
 def _sum_layer(keys, iv, fv, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, pays, combo_of, cap, wide,
                base, width, n_values):
-    """The states of one layer (in window order) closed and summed by the runs each next window touches: per window
-    ``u``, one block per distinct touched set, largest sets first, each summed from the smallest block already
-    summed that holds its set (or from the states)."""
+    """The states of one layer (in window order) closed and summed by the runs each next window touches, as the
+    layer's :func:`~.cluster_runs.layer_plan` says: one block per window and touched set."""
+    plan = layer_plan(keys[:, 0], lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run)
     n = keys.shape[0]
-    nv = hi_v - lo_v
     words = keys.shape[1]
-    n_groups_u = 0
-    for i in range(n):
-        if i == 0 or keys[i, 0] != keys[i - 1, 0]:
-            n_groups_u += 1
-    gu = np.zeros(n_groups_u, dtype=np.int64)
-    vset = np.zeros((n_groups_u, nv), dtype=np.int64)
-    mstart = np.zeros((n_groups_u, nv), dtype=np.int64)
-    mcount = np.zeros((n_groups_u, nv), dtype=np.int64)
-    size = max(16, 2 * n)
-    mkeys = np.zeros((size, words), dtype=np.int64)
-    miv = np.zeros((size, n_values), dtype=np.int64)
-    mfv = np.zeros((size, 2), dtype=np.float64)
-    masks = np.zeros(nv, dtype=np.int64)
+    mstart = np.zeros(plan.vset.shape, dtype=np.int64)
+    mcount = np.zeros(plan.vset.shape, dtype=np.int64)
+    mkeys = np.zeros((max(16, 2 * n), words), dtype=np.int64)
+    miv = np.zeros((mkeys.shape[0], n_values), dtype=np.int64)
+    mfv = np.zeros((mkeys.shape[0], 2), dtype=np.float64)
     keep = np.zeros(words, dtype=np.int64)
     proj = np.zeros(words, dtype=np.int64)
     counts = np.zeros((n_values - IC) // 2, dtype=np.int64)
@@ -255,49 +204,35 @@ def _sum_layer(keys, iv, fv, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, 
     mtable = np.full(16, -1, dtype=np.int64)
     used = 0
     steps = 0
-    g = 0
-    start = 0
-    while start < n:
-        stop = start
-        while stop < n and keys[stop, 0] == keys[start, 0]:
-            stop += 1
-        u = keys[start, 0] + lo_u
-        gu[g] = u
+    for g in range(plan.gu.shape[0]):
+        start, stop, u = plan.gstart[g], plan.gstart[g + 1], plan.gu[g]
         n_u = stop - start
-        n_sets = touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset[g])
-        if used + n_sets * n_u > mkeys.shape[0]:
-            mkeys = grow2(mkeys, used + n_sets * n_u)
-            miv = grow2(miv, used + n_sets * n_u)
-            mfv = grow2(mfv, used + n_sets * n_u)
+        if used + plan.n_sets[g] * n_u > mkeys.shape[0]:
+            mkeys = grow2(mkeys, used + plan.n_sets[g] * n_u)
+            miv = grow2(miv, used + plan.n_sets[g] * n_u)
+            mfv = grow2(mfv, used + plan.n_sets[g] * n_u)
         mcap = 16
         while mcap < 2 * n_u:
             mcap *= 2
         if mtable.shape[0] < mcap:
             mtable = np.full(mcap, -1, dtype=np.int64)
-        order_sets = np.argsort(-popcounts(masks[:n_sets]), kind="mergesort")
-        for x in range(n_sets):
-            k = order_sets[x]
-            src = -1
-            for y in range(x):
-                j = order_sets[y]
-                if masks[j] & masks[k] == masks[k] and (src < 0 or mcount[g, j] < mcount[g, src]):
-                    src = j
-            _keep_mask(keep, base, width, masks[k])
+        for x in range(plan.n_sets[g]):
+            k = plan.order[g, x]
+            src = plan.src[g, k]
+            _keep_mask(keep, base, width, plan.masks[g, k])
             mstart[g, k] = used
             if src < 0:
-                nm = _sum_states(keys, iv, fv, np.arange(start, stop), u, masks[k], keep, base, n_runs, run_sym, pays,
-                                 combo_of, cap, wide, mtable[:mcap], proj, counts, low, mkeys, miv, mfv, used)
+                nm = _sum_states(keys, iv, fv, np.arange(start, stop), u, plan.masks[g, k], keep, base, n_runs, run_sym,
+                                 pays, combo_of, cap, wide, mtable[:mcap], proj, counts, low, mkeys, miv, mfv, used)
                 steps += n_u
             else:
                 nm = _sum_states(mkeys, miv, mfv, np.arange(mstart[g, src], mstart[g, src] + mcount[g, src]), u,
-                                 masks[k], keep, base, n_runs, run_sym, pays, combo_of, cap, wide, mtable[:mcap], proj,
-                                 counts, low, mkeys, miv, mfv, used)
+                                 plan.masks[g, k], keep, base, n_runs, run_sym, pays, combo_of, cap, wide, mtable[:mcap],
+                                 proj, counts, low, mkeys, miv, mfv, used)
                 steps += mcount[g, src]
             mcount[g, k] = nm
             used += nm
-        g += 1
-        start = stop
-    return _LayerSums(gu, vset, mstart, mcount, mkeys[:used], miv[:used], mfv[:used], steps)
+    return _LayerSums(plan.gu, plan.vset, mstart, mcount, mkeys[:used], miv[:used], mfv[:used], steps)
 
 
 @njit(cache=True)
@@ -476,19 +411,10 @@ def _moment_sweep(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_ru
     keys, iv, fv = _layer_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, gmode, gcap, cap,
                                 words, base, n_values)
     n = keys.shape[0]
-    counts = np.zeros(n_combos, dtype=np.int64)
     tiv = np.zeros(n_values, dtype=np.int64)
     tfv = np.zeros(2, dtype=np.float64)
     largest = n
     ops = 0
-    if n_reels == 1:  # a single reel: its windows close at once
-        for i in range(n):
-            counts[:] = 0
-            c = _final_pay(keys[i], base, woff[0] + keys[i, 0], n_runs, run_sym, pays, combo_of, cap, counts)
-            for g in range(n_groups):
-                c += gpays[g, code_count(gmode[g], keys[i, 1 + g])]
-            _add_closed(tiv.reshape(1, n_values), tfv.reshape(1, 2), 0, iv, fv, i, c, counts, wide)
-        return DONE, tiv, tfv, largest, ops
     for r in range(1, n_reels):
         if ops + keys.shape[0] > work_max:  # summing the layer reads every state at least once
             return OVER_BUDGET, tiv, tfv, largest, ops + keys.shape[0]
@@ -522,6 +448,8 @@ def moment_sums(where: str, reels: list, rows: int, pays: np.ndarray, include: n
     runs = window_runs(reels, rows, include, runs_of)
     if runs.width > MAX_RUNS:
         return None
+    if len(reels) == 1:
+        runs = with_empty_reel(runs)
     pays_in = np.where(np.asarray(include)[:, None], pays, 0).astype(np.int64)
     if combo_of is None:
         combo_of = np.full(pays.shape, -1, dtype=np.int64)

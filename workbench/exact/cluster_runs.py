@@ -99,26 +99,84 @@ def window_runs(reels: list, rows: int, include: np.ndarray, runs_of: list | Non
     return out
 
 
+def with_empty_reel(runs: WindowRuns) -> WindowRuns:
+    """``runs`` and one more reel of one window (weight 1) with no runs and no scatter: the sweeps' steps close every
+    component and pay the groups after a last reel, so a one-reel game takes their one path this way."""
+    n, width = runs.run_sym.shape
+    extra = lambda a, fill=0: np.concatenate([a, np.full((1,) + a.shape[1:], fill, dtype=a.dtype)])  # noqa: E731
+    return WindowRuns(np.append(runs.woff, runs.woff[-1] + 1), np.append(runs.weight, 1), extra(runs.group),
+                      extra(runs.run_sym), extra(runs.run_lo), extra(runs.run_hi), extra(runs.run_real),
+                      np.append(runs.n_runs, 0), extra(runs.row_run, -1), runs.width)
+
+
+class LayerPlan(NamedTuple):
+    """How one layer of states (sorted by window) is summed before a reel step: per group ``g`` of states sharing
+    window ``gu[g]`` (rows ``gstart[g]..gstart[g + 1]``), the distinct sets of its runs the next windows touch
+    (``masks[g, k]``, ``n_sets[g]`` of them; window ``v`` reads set ``vset[g, v - lo_v]``), the order to sum them in
+    (``order[g]``: largest sets first) and the set each is summed from (``src[g, k]``: the smallest already summed
+    set that holds it, -1 for the group's states themselves)."""
+
+    gstart: np.ndarray
+    gu: np.ndarray
+    masks: np.ndarray
+    n_sets: np.ndarray
+    vset: np.ndarray
+    order: np.ndarray
+    src: np.ndarray
+
+
 @njit(cache=True)
-def touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset):
-    """The runs of window ``u`` each window ``v`` touches (``vset[v - lo_v]`` indexes ``masks``); returns how many
-    distinct sets."""
-    n_sets = 0
-    for v in range(lo_v, hi_v):
-        m = np.int64(0)
-        for j in range(n_runs[v]):
-            for row in range(run_lo[v, j], run_hi[v, j] + 1):
-                p = row_run[u, run_sym[v, j], row]
-                if p >= 0:
-                    m |= np.int64(1) << p
-        k = 0
-        while k < n_sets and masks[k] != m:
-            k += 1
-        if k == n_sets:
-            masks[k] = m
-            n_sets += 1
-        vset[v - lo_v] = k
-    return n_sets
+def layer_plan(window_of, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run):
+    """The :class:`LayerPlan` of a layer whose states' windows (local to reel ``lo_u``'s rows) are ``window_of``
+    (sorted), stepping to the windows ``lo_v..hi_v``."""
+    n = window_of.shape[0]
+    nv = hi_v - lo_v
+    n_groups = 0
+    for i in range(n):
+        if i == 0 or window_of[i] != window_of[i - 1]:
+            n_groups += 1
+    gstart = np.zeros(n_groups + 1, dtype=np.int64)
+    gu = np.zeros(n_groups, dtype=np.int64)
+    masks = np.zeros((n_groups, nv), dtype=np.int64)
+    n_sets = np.zeros(n_groups, dtype=np.int64)
+    vset = np.zeros((n_groups, nv), dtype=np.int64)
+    order = np.zeros((n_groups, nv), dtype=np.int64)
+    src = np.full((n_groups, nv), -1, dtype=np.int64)
+    g = 0
+    for i in range(n):
+        if i > 0 and window_of[i] != window_of[i - 1]:
+            g += 1
+        if i == 0 or window_of[i] != window_of[i - 1]:
+            gstart[g] = i
+            gu[g] = window_of[i] + lo_u
+    gstart[n_groups] = n
+    for g in range(n_groups):
+        u = gu[g]
+        k_sets = 0
+        for v in range(lo_v, hi_v):
+            m = np.int64(0)
+            for j in range(n_runs[v]):
+                for row in range(run_lo[v, j], run_hi[v, j] + 1):
+                    p = row_run[u, run_sym[v, j], row]
+                    if p >= 0:
+                        m |= np.int64(1) << p
+            k = 0
+            while k < k_sets and masks[g, k] != m:
+                k += 1
+            if k == k_sets:
+                masks[g, k] = m
+                k_sets += 1
+            vset[g, v - lo_v] = k
+        n_sets[g] = k_sets
+        bits = popcounts(masks[g, :k_sets])
+        order[g, :k_sets] = np.argsort(-bits, kind="mergesort")
+        for x in range(k_sets):
+            k = order[g, x]
+            for y in range(x):
+                j = order[g, y]
+                if masks[g, j] & masks[g, k] == masks[g, k] and (src[g, k] < 0 or bits[j] < bits[src[g, k]]):
+                    src[g, k] = j
+    return LayerPlan(gstart, gu, masks, n_sets, vset, order, src)
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._jit import njit
 from ..pays.scatter import code_count, update_code
-from .cluster_runs import popcounts, touch_sets, window_runs
+from .cluster_runs import layer_plan, window_runs, with_empty_reel
 from .transfer_tables import TRANSFER_STATES_MAX, grow1, grow2, key_hash
 
 # Steps (states x windows of the next reel) of one sweep: about 20-40 ns each on one core.
@@ -85,60 +85,41 @@ class _UnpaidSums(NamedTuple):
 
 @njit(cache=True)
 def _unpaid_sum_layer(keys, weight, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, n_groups, width):
-    """The states of one layer (in window order) summed by the runs each next window touches: per window ``u``, one
-    block per distinct touched set, largest sets first, each summed from the smallest block already summed that
-    holds its set (or from the states).  Written out in one loop (helpers taking arrays cost reference counts)."""
+    """The states of one layer (in window order) summed by the runs each next window touches, as the layer's
+    :func:`~.cluster_runs.layer_plan` says: one block per window and touched set.  Written out in one loop (helpers
+    taking arrays cost reference counts per call)."""
+    plan = layer_plan(keys[:, 0], lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run)
     n = keys.shape[0]
-    nv = hi_v - lo_v
     words = keys.shape[1]
-    n_groups_u = 0
-    for i in range(n):
-        if i == 0 or keys[i, 0] != keys[i - 1, 0]:
-            n_groups_u += 1
-    gu = np.zeros(n_groups_u, dtype=np.int64)
-    vset = np.zeros((n_groups_u, nv), dtype=np.int64)
-    mstart = np.zeros((n_groups_u, nv), dtype=np.int64)
-    mcount = np.zeros((n_groups_u, nv), dtype=np.int64)
+    mstart = np.zeros(plan.vset.shape, dtype=np.int64)
+    mcount = np.zeros(plan.vset.shape, dtype=np.int64)
     mkeys = np.zeros((max(16, 2 * n), words), dtype=np.int64)
     mw = np.zeros(mkeys.shape[0], dtype=np.int64)
-    masks = np.zeros(nv, dtype=np.int64)
     keep = np.zeros(words, dtype=np.int64)
     proj = np.zeros(words, dtype=np.int64)
     mtable = np.full(16, -1, dtype=np.int64)
     used = 0
     steps = 0
-    g = 0
-    start = 0
-    while start < n:
-        stop = start
-        while stop < n and keys[stop, 0] == keys[start, 0]:
-            stop += 1
-        u = keys[start, 0] + lo_u
-        gu[g] = u
+    for g in range(plan.gu.shape[0]):
+        start, stop = plan.gstart[g], plan.gstart[g + 1]
         n_u = stop - start
-        n_sets = touch_sets(u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, masks, vset[g])
-        if used + n_sets * n_u > mkeys.shape[0]:
-            mkeys = grow2(mkeys, used + n_sets * n_u)
-            mw = grow1(mw, used + n_sets * n_u)
+        if used + plan.n_sets[g] * n_u > mkeys.shape[0]:
+            mkeys = grow2(mkeys, used + plan.n_sets[g] * n_u)
+            mw = grow1(mw, used + plan.n_sets[g] * n_u)
         mcap = 16
         while mcap < 2 * n_u:
             mcap *= 2
         if mtable.shape[0] < mcap:
             mtable = np.full(mcap, -1, dtype=np.int64)
         mask_t = np.uint64(mcap - 1)
-        order_sets = np.argsort(-popcounts(masks[:n_sets]), kind="mergesort")
-        for x in range(n_sets):
-            k = order_sets[x]
-            src = -1
-            for y in range(x):
-                j = order_sets[y]
-                if masks[j] & masks[k] == masks[k] and (src < 0 or mcount[g, j] < mcount[g, src]):
-                    src = j
+        for x in range(plan.n_sets[g]):
+            k = plan.order[g, x]
+            src = plan.src[g, k]
             keep[:] = 0
             for t in range(1 + n_groups):
                 keep[t] = -1
             for p in range(width):
-                if (masks[k] >> p) & 1:
+                if (plan.masks[g, k] >> p) & 1:
                     keep[1 + n_groups + p // RUNS_PER_WORD] |= np.int64(31) << (RUN_BITS * (p % RUNS_PER_WORD))
             mstart[g, k] = used
             lo_i, hi_i = (start, stop) if src < 0 else (mstart[g, src], mstart[g, src] + mcount[g, src])
@@ -172,9 +153,7 @@ def _unpaid_sum_layer(keys, weight, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, r
                 mw[used + e] += weight[i] if src < 0 else mw[i]
             mcount[g, k] = nm
             used += nm
-        g += 1
-        start = stop
-    return _UnpaidSums(gu, vset, mstart, mcount, mkeys[:used], mw[:used], steps)
+    return _UnpaidSums(plan.gu, plan.vset, mstart, mcount, mkeys[:used], mw[:used], steps)
 
 
 @njit(cache=True)
@@ -310,16 +289,6 @@ def _unpaid_sweep(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_ru
                                  gcap, words)
     largest = keys.shape[0]
     ops = 0
-    if n_reels == 1:  # a single reel: its windows that paid nothing
-        zero = 0
-        for i in range(keys.shape[0]):
-            paid = False
-            for g in range(n_groups):
-                if gpays[g, code_count(gmode[g], keys[i, 1 + g])] != 0:
-                    paid = True
-            if not paid:
-                zero += weight[i]
-        return DONE, zero, largest, ops
     for r in range(1, n_reels):
         if ops + keys.shape[0] > work_max:
             return OVER_BUDGET, 0, largest, ops + keys.shape[0]
@@ -363,6 +332,8 @@ def unpaid_weight(reels: list, rows: int, pays: np.ndarray, gmode: np.ndarray, g
     if thresholds is None:
         return None, 0
     runs = window_runs(reels, rows, thresholds > 0, runs_of)
+    if len(reels) == 1:
+        runs = with_empty_reel(runs)
     if runs.width > 62:  # the runs a window touches are one 64-bit mask
         return None, 0
     outcome, zero, _, steps = _unpaid_sweep(
