@@ -109,6 +109,27 @@ def test_a_one_reel_game_by_every_route(tmp_path, text):
     test_every_route_equals_the_full_enumeration.hypothesis.inner_test(tmp_path, text)
 
 
+def test_a_run_joining_two_earlier_components_after_a_union_adds_both(tmp_path):
+    """Reel 3's run on rows 2-4 first meets the component of rows 0-2 of reels 1-2 (already joined to reel 3's row
+    0), then, on row 4, a second component (reel 2's row 4): the cluster has 10 cells, paying 100, not 9 (10).  A
+    step that added the second component to the run instead of to its component's root lost it; every route must
+    count it, as the enumeration does."""
+    text = "\n".join([
+        'format_version = 1', 'name = "Join after union"', 'game_module = "classic"', '[pays]', 'rule = "cluster"',
+        '[grid]', 'reels = 3', 'rows = 5', '[bet]', 'cost = 10', 'line_bet = 1', 'line_pay_unit = "total_bet"',
+        '[symbols]', 'A = {}', 'B = {}', '[paytable]', 'A = { 5 = 1, 9 = 10, 10 = 100 }', 'B = { 5 = 1 }',
+        '[strip_sets.base]', 'mode = "base"', 'reel1 = "A A A B B"', 'reel2 = "A B A B A"', 'reel3 = "A B A A A"'])
+    game = _load(tmp_path, text)
+    strip_set = game.strip_sets["base"]
+    enumerated = analyse_cluster(game, strip_set, full_cycle=True)
+    assert enumerated.moments.max_units == 100 * pay_scale(game).units(game.bet.credits(1, "total_bet"))
+    _same(enumerated, _transfer(game, strip_set))
+    _same(enumerated, _by_route(game, strip_set, automaton=True))
+    pairs = _by_route(game, strip_set, MOMENT_WORK_MAX=-1)
+    assert pairs.moments.mean == enumerated.moments.mean and pairs.combo_units == enumerated.combo_units
+    assert math.isclose(pairs.moments.second, enumerated.moments.second, rel_tol=1e-12)
+
+
 def test_the_screens_paying_nothing_are_counted_exactly_on_tall_reels():
     """The sweep over unpaid screens against the enumeration on the 8-stop 7x7 game without its scatter (wilds on
     every other reel, runs joined only through paying components)."""
