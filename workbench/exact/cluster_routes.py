@@ -37,7 +37,7 @@ SINGLE_WORK_MAX = 100_000_000  # one symbol's own sweep
 
 def moment_route_applies(pays: np.ndarray, runs_of: list) -> bool:
     """Whether the sweeps over runs can hold the game: the largest listed size fits the fields and a window has
-    at most :data:`MAX_RUNS` runs (``runs_of``: :func:`~.cluster_unpaid.symbol_runs`)."""
+    at most :data:`MAX_RUNS` runs (``runs_of``: :func:`~.cluster_runs.symbol_runs`)."""
     if pays.shape[1] - 1 > MAX_CAP:
         return False
     return max((sum(len(runs) for runs in window) for reel in runs_of for window in reel), default=0) <= MAX_RUNS
@@ -51,8 +51,9 @@ def transfer_by_runs(where: str, reels: list, rows: int, pays: np.ndarray, combo
     :func:`moment_route_applies`).
 
     One sweep per paying symbol (its combinations, pay and pay^2) and the sweep over the screens paying nothing
-    (:mod:`.cluster_unpaid`) run on the worker threads; then the sweep over every symbol at once when the latter
-    was small (``method`` "joint": the second moment and the max win exact), else the second moment from the pairs
+    (:mod:`.cluster_unpaid`) run on the worker threads; then the sweep over every symbol at once within
+    :data:`MOMENT_WORK_MAX` steps, tried when :data:`JOINT_OVER_SINGLES` x the symbols' own steps fit that budget
+    (``method`` "joint": the second moment and the max win exact), else the second moment from the pairs
     of symbols when no paying scatter group shares the screens (``method`` "per symbol", ``max_units`` None;
     ``square`` None when the pairs are over :data:`PAIR_WORK_MAX` steps, ``zero`` None when the screens paying
     nothing are over their budget).  ``quick`` (the editors' figures): the joint sweep within
@@ -146,7 +147,8 @@ def _pair_square(pool, where: str, reels: list, rows: int, pays: np.ndarray, pay
                 spent[0] += out["steps"]
         return out
 
-    # the largest sweeps (pairs of the most frequent symbols, listed last) first, so the threads finish together
+    # the pairs in reverse order: pay tables list the frequent low symbols last, and their pairs' sweeps are the
+    # longest, so the threads finish together
     results = list(pool.map(sweep, list(combinations(paying, 2))[::-1]))
     if any(r is None for r in results) or spent[0] > PAIR_WORK_MAX:
         return None
