@@ -431,8 +431,11 @@ def test_strip_editor_edits_every_gallery_game(name, tmp_path):
     assert pay_rule_text(game).split(";")[0] in html.unescape(editor.title.value)  # the pay rule in words, under the name
     editor.tools.reel.value = 2
     editor.tools.stop.value = 1
-    editor.tools.symbol.value = next(s for s in game.paytable if s in game.symbols and game.symbols[s].kind == "regular")
+    editor.tools.symbol.value = next(s for s in game.paytable if s in game.symbols and game.symbols[s].kind == "regular"
+                                     and (game.symbols[s].modes is None or "base" in game.symbols[s].modes))
+    before = editor.session.game
     editor.tools.insert_button.click()
+    assert editor.session.game is not before  # the edit was taken
     assert rtp_text(editor) == f"{100 * par(editor.session.game, full_cycle=False).rtp:.4f} %"
     editor.save_button.click()
     assert validate_file(path) == []

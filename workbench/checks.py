@@ -156,7 +156,7 @@ def refusal_key(game: Game, message: str, exact: bool = False) -> tuple:
     if "stop weights" in text:
         return _heaviest_strip(game)
     if "line pays too large" in text or "prefix pays" in text:
-        wilds = [name for name, sym in game.symbols.items() if sym.multiplier > 1 or sym.multiplier_table]
+        wilds = [name for name, sym in game.symbols.items() if sym.carries_multiplier]
         return ("symbols", wilds[0], "multiplier") if wilds else ("paytable",)
     for words, key in _PLACES:
         if words in text:

@@ -558,6 +558,7 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     strip_sets = game.strip_sets_for(mode)
     if not strip_sets:
         raise WorkbenchError(f"{game.name}: no strip set has mode {mode!r} (modes: {', '.join(game.modes)})")
+    game = game.in_strip_mode(mode)  # its symbols as the mode shows them ([symbols] by_mode)
     scale = pay_scale(game)
     if not game.pays.is_lines:
         return _rule_par(game, mode, strip_sets, scale, full_cycle, budget, quick)

@@ -285,6 +285,8 @@ class _Linter:
         for name, pays in game.paytable.items():
             if name not in game.symbols or not any(p > 0 for p in pays.values()):
                 continue
+            if game.symbols[name].modes is not None and "base" not in game.symbols[name].modes:  # off base on purpose
+                continue
             if any(name in self.strips.present(strip) for s in base for strip in s.reels):
                 continue
             elsewhere = sorted({s.mode for s in played_sets(game)
@@ -388,14 +390,17 @@ class _Linter:
         if not isinstance(name, str) or name not in game.triggers or self.params.get("trigger") is None:
             return
         trigger = game.triggers[name]
-        buys = {m.buy_count for m in game.bet_modes.values() if m.buy and m.buy_count}
+        buys = {c for m in game.bet_modes.values() if m.buy for c, _ in m.bought_counts}
         spins_mode = game.features.get("free_spins_mode")
         for key, mode, extra in (("free_spins", "base", buys), ("retrigger", spins_mode, set())):
             award = self._count_map(key)
             if not award or not isinstance(mode, str):
                 continue
             most = self.trigger_most(trigger, mode)
-            reachable = set(range(trigger.min_count, most + 1)) | extra
+            least = trigger.min_count
+            if key == "retrigger" and isinstance(game.features.get("retrigger_min_count"), int):
+                least = game.features["retrigger_min_count"]
+            reachable = set(range(least, most + 1)) | extra
             keys = sorted(award)
             for i, k in enumerate(keys):
                 upper = keys[i + 1] if i + 1 < len(keys) else None
@@ -554,7 +559,7 @@ class _Linter:
         if "min_feature_win" in self.params and isinstance(value, (int, float)) and not isinstance(value, bool):
             best = Fraction(str(value))
         coins = self.game.tables.get(features.get("coin_values")) if "coin_values" in self.params else None
-        if coins is not None and mode.buy_count:
+        if coins is not None and mode.bought_counts:
             values = []
             for entry, weight in zip(coins.entries, coins.weights):
                 if weight <= 0:
@@ -566,7 +571,7 @@ class _Linter:
                 else:
                     values.append(Fraction(0))
             if values:
-                least = mode.buy_count * min(values)
+                least = min(c for c, _ in mode.bought_counts) * min(values)
                 best = least if best is None else max(best, least)
         return best
 

@@ -95,21 +95,25 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections):
             rule.check(self.problem, rows, symbols, groups, paytable)
         scatters = self.scatters(data.get("scatters", {}), symbols, reels, rows)
         strip_sets = self.strip_sets(data.get("strip_sets"), symbols, reels, rows)
+        symbols = self.mode_symbols(symbols, strip_sets)
         tables = self.tables(data.get("tables", {}))
         self.multiplier_tables(symbols, tables, pays)
         self.template_features(module_name, pays, groups, symbols, heights)
         triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
         awards = self.award_values(triggers, tables)
         self.pay_units(bet, paytable, scatters, awards)
-        bet_modes = self.bet_modes(data.get("bet_modes", {}), strip_sets, module_name)
+        bet_modes = self.bet_modes(data.get("bet_modes", {}), strip_sets, module_name, tables)
         features = data.get("features", {})
         if self.table(("features",), features) is None:
             features = {}
         if module_name is not None:
             before = len(self.problems)
-            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays,
-                          {"heights": heights, "groups": groups, "rows": rows})
+            grid = {"heights": heights, "groups": groups, "rows": rows}
+            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays, grid)
             amounts = self.feature_amounts(module_name, features, tables) if len(self.problems) == before else []
+            if len(self.problems) == before:  # each bet mode's own [features] parameters, as the template checks them
+                amounts += self.bet_mode_features(module_name, features, bet_modes, tables, lambda merged: self.features(
+                    module_name, merged, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays, grid))
             if amounts:  # the template's paid amounts share the pay unit: checked with the pays, reported at their keys
                 self.pay_units(bet, paytable, scatters, awards, amounts)
         else:

@@ -39,7 +39,8 @@ def apply_edit(game: "Game", edit: tuple) -> "Game":
         text = Strip(tuple(symbols), None if weights is None else tuple(int(w) for w in weights)).to_text()
         problems: list[Problem] = []
         path = ("strip_sets", set_name, f"reel{reel}")
-        strip = check_strip(text, reel - 1, game.symbols, game.rows, lambda msg, at=None: problems.append(problem(path, msg)))
+        strip = check_strip(text, reel - 1, game.symbols, game.rows, lambda msg, at=None: problems.append(problem(path, msg)),
+                            mode=game.strip_sets[set_name].mode)
         if strip is None:
             raise ReelsetError(problems)
         if weights is not None and all(w == 1 for w in strip.weights or ()):

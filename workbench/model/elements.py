@@ -10,7 +10,7 @@ integer money unit of the exact engine.  RTP is coins won / coins staked
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -69,10 +69,46 @@ class Symbol:
     max_visible: int | None = None
     multiplier: int = 1  # wilds only: a win the wild takes part in is multiplied by this (see PayRule.combine)
     multiplier_table: str | None = None  # wilds only: a [tables.*] drawn per landing (entries: multiplier, weight)
+    modes: tuple | None = None  # strip-set modes whose strips may carry it (None: every mode)
+    # wilds declaring ``by_mode``: what they are in every strip-set mode of the game, ((mode, ModeSymbol), ...);
+    # empty: the same in every mode (see Game.in_strip_mode)
+    by_mode: tuple = ()
 
     @property
     def is_wild(self) -> bool:
         return self.kind == "wild"
+
+    @property
+    def variants(self) -> tuple:
+        """Itself and what it is in each mode (``by_mode``): whatever carries ``multiplier``, ``multiplier_table``
+        and ``substitutes``."""
+        return (self,) + tuple(v for _, v in self.by_mode)
+
+    @property
+    def carries_multiplier(self) -> bool:
+        """A wild that multiplies (a fixed multiplier above 1 or a table) in some mode."""
+        return any(v.multiplier != 1 or v.multiplier_table is not None for v in self.variants)
+
+    def in_mode(self, mode: str) -> "Symbol":
+        """The symbol as the screens of strip-set ``mode`` show it (its ``by_mode`` entry, else itself)."""
+        for name, variant in self.by_mode:
+            if name == mode:
+                if (variant.multiplier, variant.multiplier_table, variant.substitutes) == (
+                        self.multiplier, self.multiplier_table, self.substitutes):
+                    return self
+                return replace(self, multiplier=variant.multiplier, multiplier_table=variant.multiplier_table,
+                               substitutes=variant.substitutes)
+        return self
+
+
+@dataclass(frozen=True)
+class ModeSymbol:
+    """What a wild is in one strip-set mode (``[symbols] X by_mode``): its multiplier (a whole number, or a
+    ``[tables.*]`` drawn per landing) and the symbols it substitutes for."""
+
+    multiplier: int = 1
+    multiplier_table: str | None = None
+    substitutes: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -159,6 +195,17 @@ class BetMode:
     buy_count: int | None = None
     description: str = ""
     max_win: Fraction | None = None
+    # a bought trigger count drawn by weight (``buy_count_table``): ((count, weight), ...); empty: ``buy_count``
+    buy_counts: tuple = ()
+    # ``[features]`` parameters this mode plays otherwise (its own free-spins strips, multiplier, retriggers ...)
+    features: Mapping = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def bought_counts(self) -> tuple:
+        """((trigger count, weight), ...) a bought feature starts with: ``buy_count`` (weight 1) or the drawn table."""
+        if self.buy_counts:
+            return self.buy_counts
+        return ((self.buy_count, 1),) if self.buy and self.buy_count is not None else ()
 
 
 BASE_MODE = BetMode("base")

@@ -122,21 +122,41 @@ class Game:
     def in_bet_mode(self, name: str) -> "Game":
         """The game as bet mode ``name`` plays it: its strip-set mode becomes ``base`` (the game's own base
         strip sets are set aside as mode ``base:main``); ``bet_mode`` records the mode (cost, buy).  Figures of
-        the result are still x the base total bet: divide by ``bet_mode.cost`` for the mode's own."""
+        the result are still x the base total bet: divide by ``bet_mode.cost`` for the mode's own.  The mode's
+        ``features`` replace the game's ``[features]`` parameters of the same names."""
         modes = self.all_bet_modes
         if name not in modes:
             raise KeyError(f"{self.name}: no bet mode {name!r} (known: {', '.join(modes)})")
         mode = modes[name]
+        game = self
+        if mode.features:  # the parameters this mode plays otherwise ([bet_modes.NAME] features)
+            game = replace(self, features=MappingProxyType({**self.features, **mode.features}))
+        return game._played_in(mode)
+
+    def _played_in(self, mode) -> "Game":
         if mode.strip_sets == "base":
             return replace(self, bet_mode=mode)
-        sets = {}
-        for key, strip_set in self.strip_sets.items():
-            if strip_set.mode == "base":
-                strip_set = replace(strip_set, mode="base:main")
-            elif strip_set.mode == mode.strip_sets:
-                strip_set = replace(strip_set, mode="base")
-            sets[key] = strip_set
-        return replace(self, strip_sets=MappingProxyType(sets), bet_mode=mode)
+        rename = {"base": "base:main", mode.strip_sets: "base"}
+        sets = {key: replace(s, mode=rename[s.mode]) if s.mode in rename else s for key, s in self.strip_sets.items()}
+        symbols = {}
+        for key, sym in self.symbols.items():
+            if sym.by_mode:  # the per-mode symbols follow their strips
+                sym = replace(sym, by_mode=tuple((rename.get(m, m), v) for m, v in sym.by_mode))
+            if sym.modes is not None:
+                sym = replace(sym, modes=tuple(rename.get(m, m) for m in sym.modes))
+            symbols[key] = sym
+        played = replace(self, strip_sets=MappingProxyType(sets), symbols=MappingProxyType(symbols), bet_mode=mode)
+        return played.in_strip_mode("base")
+
+    def in_strip_mode(self, mode: str) -> "Game":
+        """The game whose symbols are as strip-set ``mode`` shows them (``[symbols] X by_mode``: a wild's
+        multiplier and substitution per mode); itself when no symbol differs there.  Every engine pays the
+        screens of a mode with the game of that mode: the file's own ``Game`` is the ``base`` mode's."""
+        changed = {key: sym.in_mode(mode) for key, sym in self.symbols.items() if sym.by_mode}
+        changed = {key: sym for key, sym in changed.items() if sym is not self.symbols[key]}
+        if not changed:
+            return self
+        return replace(self, symbols=MappingProxyType({**self.symbols, **changed}))
 
     # -- edits (validated; saved with workbench.io.save_game) --------------
     def with_strip(self, strip_set: str, reel: int, symbols, weights=None) -> "Game":

@@ -165,7 +165,7 @@ def _check_cluster(report, rows, symbols, groups, paytable) -> None:
         if sym.height != 1:
             report(path + ("height",), f"{name} is a tall symbol (height {sym.height}): a cluster game has one "
                                        "symbol per cell (no tall symbols)")
-        if sym.kind == "wild" and (sym.multiplier != 1 or sym.multiplier_table is not None):
+        if sym.kind == "wild" and sym.carries_multiplier:
             report(path + ("multiplier",), f"{name} is a multiplier wild: a cluster game has plain wilds only")
     paying = [n for n, p in paytable.items() if n in symbols and symbols[n].kind != "wild" and any(v > 0 for v in p.values())]
     for name, sym in symbols.items():

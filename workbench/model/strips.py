@@ -77,14 +77,15 @@ def parse_strip_text(text: str) -> list[tuple[str, str | None, int]]:
     return out
 
 
-def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report, unknown=None) -> Strip | None:
+def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report, unknown=None, mode: str | None = None) -> Strip | None:
     """Parse and validate one strip; ``report(message, char_offset=None)`` for problems.
 
     ``reel`` is 0-based.  Returns the :class:`Strip` or None if it is invalid.
     With ``unknown``, a stop naming an undeclared symbol is passed to
     ``unknown(symbol, stop, char_offset)`` (``stop`` 0-based) instead of
     being reported: the file layer gathers a misspelt name's stops over every
-    strip into one message (one per stop would flood the list).
+    strip into one message (one per stop would flood the list).  With ``mode``
+    (the strip set's), a symbol whose ``modes`` leave it out is an error.
     """
     tokens = parse_strip_text(text)
     if not tokens:
@@ -106,6 +107,11 @@ def check_strip(text: str, reel: int, symbols: dict, rows: tuple, report, unknow
         allowed = symbols[sym].reels
         if allowed is not None and reel + 1 not in allowed:
             report(f"stop {stop + 1}: {sym} may not appear on reel {reel + 1} (only on reels {', '.join(map(str, allowed))})", at)
+            ok = False
+        modes = symbols[sym].modes
+        if mode is not None and modes is not None and mode not in modes:
+            report(f"stop {stop + 1}: {sym} may not appear on the strips of mode {mode!r} (its modes are "
+                   f"{', '.join(modes)})", at)
             ok = False
         weight = 1
         if wtext is not None:

@@ -41,15 +41,32 @@ def _feature_spins(game: Game, key: str, count: int, rng) -> int:
     return int(rows[_pick(rng, [w for _, w in rows])][0]["spins"])
 
 
+def drawn_spin(game: Game, strip_set: StripSet, stops: tuple, rng) -> dict:
+    """:func:`spin_result` of one spin whose visible table-wild cells first draw their multipliers by weight from
+    their tables (``[symbols] X multiplier = "TABLE"``), one draw per cell; ``game`` as the mode shows its symbols."""
+    from .cycle import multiplier_tables, spin_result
+
+    tables = multiplier_tables(game)
+    drawn = {}
+    for i, reel in enumerate(screen(game, strip_set, stops)):
+        for r, sym in enumerate(reel):
+            if sym in tables:
+                entries = tables[sym]
+                drawn[(i, r)] = entries[_pick(rng, [w for _, w in entries])][0]
+    return spin_result(game, strip_set, stops, multipliers=drawn)
+
+
 def free_spins_feature(game: Game, count: int, rng) -> Fraction:
-    """One free-spins feature of a ``free_spins`` lines game started by ``count`` scatters, played screen by screen
-    with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).
+    """One free-spins feature of a ``free_spins`` game (lines or ways) started by ``count`` scatters, played screen
+    by screen with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).
 
     Straight from docs/reelset-format.md: spins by count (at most ``max_free_spins``), each free spin on a strip set
-    of ``free_spins_mode`` chosen by weight, stops by stop weight; the wilds (sticky / expanding / walking) put on
-    the screen; every payline and scatter group paid on the final screen x the multiplier; the multiplier grows;
-    retriggers add spins; the cap ends the feature.
+    of ``free_spins_mode`` chosen by weight, stops by stop weight, its symbols as that mode shows them (``by_mode``;
+    table wilds draw their multipliers per cell); the wilds (sticky / expanding / walking, lines games) put on
+    the screen; every payline (or way) and scatter group paid on the final screen x the multiplier; the multiplier
+    grows; retriggers add spins; the cap ends the feature.
     """
+    game = game.in_strip_mode(game.features["free_spins_mode"])
     f = game.features
     limit = int(f.get("max_free_spins", 10_000))
     trigger = game.triggers[f["trigger"]]
@@ -69,31 +86,35 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
         left -= 1
         strip_set = sets[_pick(rng, [s.weight for s in sets])]
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
-        shown = screen(game, strip_set, stops)
-        landed = {(r, row) for r, reel in enumerate(shown) for row, sym in enumerate(reel) if sym == wild}
-        if wilds == "expanding":
-            for r in {r for r, _ in landed}:
-                shown[r] = [wild] * len(shown[r])
-        for r, row in held:
-            shown[r][row] = wild
-        spin = Fraction(0)
-        for l, line_rows in enumerate(game.paylines):
-            for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l):
-                spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
-        shown_count = 0
-        for name, group in game.scatters.items():
-            n = _count_on_screen(shown, group)
-            spin += game.bet.credits(group.pay(n), group.unit)
-            if name == trigger.scatter:
-                shown_count = n
+        if wilds == "none":  # the screen as spun: the rule's own evaluator, table wilds drawn
+            result = drawn_spin(game, strip_set, stops, rng)
+            spin, shown_count = result["win"], result["scatters"][trigger.scatter]
+        else:
+            shown = screen(game, strip_set, stops)
+            landed = {(r, row) for r, reel in enumerate(shown) for row, sym in enumerate(reel) if sym == wild}
+            if wilds == "expanding":
+                for r in {r for r, _ in landed}:
+                    shown[r] = [wild] * len(shown[r])
+            for r, row in held:
+                shown[r][row] = wild
+            spin = Fraction(0)
+            for l, line_rows in enumerate(game.paylines):
+                for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l):
+                    spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
+            shown_count = 0
+            for name, group in game.scatters.items():
+                n = _count_on_screen(shown, group)
+                spin += game.bet.credits(group.pay(n), group.unit)
+                if name == trigger.scatter:
+                    shown_count = n
+            if wilds == "sticky":
+                held |= landed
+            elif wilds == "walking":
+                held = {(r - 1, row) for r, row in held | landed if r >= 1}
         win += spin * mult
         if growth == "per_spin" or (growth == "per_win" and spin > 0):
             mult = min(mult + step, top)
-        if wilds == "sticky":
-            held |= landed
-        elif wilds == "walking":
-            held = {(r - 1, row) for r, row in held | landed if r >= 1}
-        if shown_count >= trigger.min_count and ("retrigger" in f or "retrigger_table" in f):
+        if shown_count >= int(f.get("retrigger_min_count", trigger.min_count)) and ("retrigger" in f or "retrigger_table" in f):
             extra = _feature_spins(game, "retrigger", shown_count, rng)
             new = min(awarded + extra, limit)
             left += new - awarded
@@ -261,7 +282,8 @@ def tumble_round(game: Game, rng) -> dict:
     base_ladder = list(f.get("cascade_multipliers", [1]))
     count = 0
     if game.bet_mode.buy:
-        count = game.bet_mode.buy_count
+        counts = game.bet_mode.bought_counts
+        count = counts[_pick(rng, [w for _, w in counts])][0]
     else:
         first, paid, m, scatter, count, _ = spin("base", base_ladder)
         paid = paid * m if m else paid

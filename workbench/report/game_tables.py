@@ -21,6 +21,34 @@ def _module_summary(game) -> str:
 
 
 def _substitutes_text(game, symbol) -> str:
+    """What a wild substitutes for, and in which modes it substitutes for other symbols ([symbols] by_mode)."""
+    text = _one_substitution(game, symbol)
+    for mode, variant in symbol.by_mode:
+        if mode != "base" and variant.substitutes != symbol.substitutes:
+            text += f"; in mode {mode}: {_one_substitution(game, variant)}"
+    return text
+
+
+def _multiplier_text(game, symbol) -> str:
+    """A wild's multiplier: fixed (x2) or drawn per cell from a table (x2 3 : x3 1), and what it is in other modes."""
+    if not symbol.is_wild:
+        return ""
+
+    def one(variant) -> str:
+        if variant.multiplier_table is None:
+            return f"x{variant.multiplier}"
+        table = game.tables[variant.multiplier_table]
+        odds = " : ".join(f"x{e['multiplier']} {w}" for e, w in zip(table.entries, table.weights))
+        return f"drawn per cell from {variant.multiplier_table} ({odds})"
+
+    text = one(symbol)
+    for mode, variant in symbol.by_mode:
+        if mode != "base" and (variant.multiplier, variant.multiplier_table) != (symbol.multiplier, symbol.multiplier_table):
+            text += f"; in mode {mode}: {one(variant)}"
+    return text
+
+
+def _one_substitution(game, symbol) -> str:
     if not symbol.is_wild:
         return ""
     others = [n for n, s in game.symbols.items() if not s.is_wild]
@@ -109,8 +137,10 @@ def symbol_table(game) -> pd.DataFrame:
             "symbol": name,
             "kind": s.kind,
             "substitutes for": _substitutes_text(game, s),
+            "multiplier": _multiplier_text(game, s) or "-",
             "height (rows)": s.height,
             "reels": ", ".join(map(str, s.reels)) if s.reels else "all",
+            "modes": ", ".join(s.modes) if s.modes is not None else "all",
             "max visible per reel": s.max_visible if s.max_visible is not None else "-",
             pays_column(game): ", ".join(f"{k}: {fmt_money(float(v))}" for k, v in sorted(pays.items())) or "-",
         })

@@ -341,10 +341,33 @@ def bet_modes_table(modes: list) -> pd.DataFrame:
              "cap RTP cost (x its cost)": (f"{fmt_pct(m.cap_cost.value)} {fmt_ci(m.cap_cost.ci95)}"
                                            if getattr(m, "max_win_cap", None) else "-"),
              "rounds reaching the cap": (fmt_one_in(m.max_win_probability) if getattr(m, "max_win_cap", None) else "-"),
-             "plays": (f"the feature only, bought as a trigger of {m.mode.buy_count}" if m.mode.buy
-                       else f"strip sets of mode {m.mode.strip_sets}"),
+             "plays": (f"the feature only, bought as a trigger of {bought_text(m.mode)}" if m.mode.buy
+                       else f"strip sets of mode {m.mode.strip_sets}") + features_text(m.mode),
              "description": m.mode.description or ("the game itself" if m.name == "base" else "")} for m in modes]
     return _frame(rows, "bet mode")
+
+
+def features_text(mode) -> str:
+    """The ``[features]`` parameters a bet mode plays otherwise, in words ("; its own features: free_spins_mode
+    super_free, retrigger 3: 5"), or nothing."""
+    if not mode.features:
+        return ""
+
+    def value(v) -> str:
+        if isinstance(v, dict) or hasattr(v, "items"):
+            return ", ".join(f"{k}: {value(x)}" for k, x in v.items())
+        if isinstance(v, (list, tuple)):
+            return ", ".join(value(x) for x in v)
+        return str(v)
+
+    return "; its own features: " + "; ".join(f"{k} {value(v)}" for k, v in mode.features.items())
+
+
+def bought_text(mode) -> str:
+    """The count a bought feature starts with: "3", or drawn by weight "3 (weight 8), 4 (weight 1)"."""
+    if not mode.buy_counts:
+        return str(mode.buy_count)
+    return ", ".join(f"{c} (weight {w:,})" for c, w in mode.buy_counts) + ", drawn by weight"
 
 
 def stake_table(stake_results: dict) -> pd.DataFrame:

@@ -50,6 +50,8 @@ FREE_SPINS_PARAMS = {
     "free_spins_mode": Param("mode", "strip-set mode the free spins are played on (its strip sets chosen by weight)"),
     "retrigger": Param("count_map", "extra free spins by the trigger's scatter count on a free spin (absent: no "
                                     "retriggers)", required=False, min=0, max=MAX_FREE_SPINS),
+    "retrigger_min_count": Param("int", "scatters a free spin needs to retrigger (absent: the trigger's min_count); may "
+                                        "be fewer than the trigger needs", required=False, min=1, max=10_000),
     "retrigger_table": Param("table", "extra free spins drawn from a [tables.*] on each retrigger (entries as "
                                       "free_spins_table's; at most one of retrigger and retrigger_table)", required=False),
     "max_free_spins": Param("int", f"most free spins one feature plays, retriggers included (absent: {MAX_FREE_SPINS:,})",
@@ -74,18 +76,22 @@ FREE_SPINS_PARAMS = {
 
 
 def check_round_limits(refs: dict, report, round_name: str, rules: tuple = ("lines", "ways"), *, table_wilds: bool = True,
-                       awards: bool = True, heights: bool = True, groups: bool = False) -> None:
+                       awards: bool = True, heights: bool = True, groups: bool = False, mode_symbols: bool = True) -> None:
     """What a feature round does not play, reported where the file says it (the round model refuses the same):
     pay rules other than ``rules``; with ``table_wilds``, wilds whose multiplier is drawn from a table; with
-    ``awards``, bonus award tables; with ``heights``, reel heights drawn per spin; with ``groups``, [groups]."""
+    ``awards``, bonus award tables; with ``heights``, reel heights drawn per spin; with ``groups``, [groups]; without
+    ``mode_symbols``, wilds that change per mode (``by_mode``)."""
     rule = refs["pays"].rule
     if rule not in rules:
         report(("pays", "rule"), f"the {round_name} round plays {' and '.join(rules)} games; [pays] rule = {rule!r} is not "
                                  "supported yet")
     for name, sym in refs["symbol"].items():
-        if table_wilds and sym.multiplier_table is not None:
+        if table_wilds and any(v.multiplier_table is not None for v in sym.variants):
             report(("symbols", name, "multiplier"), f"the {round_name} round does not play wilds whose multiplier is drawn "
                                                     "per landing yet; give the wild a fixed multiplier")
+        elif not mode_symbols and sym.by_mode:
+            report(("symbols", name, "by_mode"), f"the {round_name} round plays every mode with the same symbols: "
+                                                 "by_mode is not supported by it yet")
     for name, trigger in refs["trigger"].items():
         if awards and trigger.award is not None:
             report(("triggers", name, "award"), f"the {round_name} round does not pay bonus award tables")
@@ -99,10 +105,13 @@ def check_round_limits(refs: dict, report, round_name: str, rules: tuple = ("lin
 def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
     """A bought feature starts from a count the trigger could give: at least its ``min_count``."""
     for name, mode in refs.get("bet_modes", {}).items():
-        if mode.buy and mode.buy_count is not None and mode.buy_count < min_count:
-            report(("bet_modes", name, "buy_count"), f"buy_count {mode.buy_count} is below the trigger's min_count "
-                                                   f"({min_count}): a bought feature starts as a trigger of {min_count} "
-                                                   f"or more {what} would")
+        key = "buy_count_table" if mode.buy_counts else "buy_count"
+        for count, _ in mode.bought_counts:
+            if count < min_count:
+                report(("bet_modes", name, key), f"{key} {'count ' if mode.buy_counts else ''}{count} is below the trigger's "
+                                                 f"min_count ({min_count}): a bought feature starts as a trigger of "
+                                                 f"{min_count} or more {what} would")
+                break
 
 
 def check_free_spins(features: dict, report, refs: dict) -> None:
@@ -115,21 +124,28 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
     if trigger.award is not None:
         report(where, f"[triggers.{trigger.name}] pays a bonus award table; a trigger starts one feature: give the free "
                       "spins a trigger of their own")
-    for key in ("free_spins", "retrigger"):
+    retrigger_min = features.get("retrigger_min_count", trigger.min_count)
+    if "retrigger_min_count" in features and "retrigger" not in features and "retrigger_table" not in features:
+        report(("features", "retrigger_min_count"), "retrigger_min_count needs retrigger or retrigger_table (the spins a "
+                                                    "retrigger adds)")
+    for key, least, what in (("free_spins", trigger.min_count, "the trigger's min_count"),
+                             ("retrigger", retrigger_min, "retrigger_min_count" if "retrigger_min_count" in features
+                              else "the trigger's min_count")):
         spins = features.get(key, {})
         for count, value in spins.items():
             number = parse_count(count)
             if isinstance(value, float) and not value.is_integer():
                 report(("features", key), f"free spins for {count} must be a whole number, got {value!r}")
-            elif number is not None and number < trigger.min_count:
-                report(("features", key), f"count {count} is below the trigger's min_count ({trigger.min_count}): a "
-                                          f"{key.replace('_', ' ')} needs at least {trigger.min_count}")
+            elif number is not None and number < least:
+                report(("features", key), f"count {count} is below {what} ({least}): a "
+                                          f"{key.replace('_', ' ')} needs at least {least}")
     check_buy_counts(refs, trigger.min_count, "scatters", report)
     for fixed, drawn in (("free_spins", "free_spins_table"), ("retrigger", "retrigger_table")):
         if fixed in features and drawn in features:
             report(("features", drawn), f"give {fixed} (spins by count) or {drawn} (spins drawn from a table), not both")
         elif drawn in features:
-            _check_spins_table(refs["table"][features[drawn]], drawn, trigger.min_count, report)
+            _check_spins_table(refs["table"][features[drawn]], drawn,
+                               retrigger_min if drawn == "retrigger_table" else trigger.min_count, report)
     if "free_spins" not in features and "free_spins_table" not in features:
         report(("features",), "the free spins need free_spins = { count = spins } or free_spins_table = \"TABLE\"")
     elif "free_spins" in features:
@@ -224,8 +240,14 @@ def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
 
 def check_free_spins_round(features: dict, report, refs: dict) -> None:
     """The ``free_spins`` template's checks: the feature's (:func:`check_free_spins`) and what its round plays."""
-    check_round_limits(refs, report, "free-spins", heights=False)
+    check_round_limits(refs, report, "free-spins", heights=False, table_wilds=False)
     check_free_spins(features, report, refs)
+    mode = features.get("free_spins_mode")
+    if features.get("free_spins_wilds", "none") != "none":
+        drawn = [name for name, sym in refs["symbol"].items() if sym.in_mode(mode).multiplier_table is not None]
+        if drawn:
+            report(("features", "free_spins_wilds"), f"sticky, expanding and walking wilds are not played beside wilds "
+                                                     f"whose multiplier is drawn per landing ({drawn[0]} in mode {mode!r})")
 
 
 FREE_SPINS = RoundTemplate(
@@ -270,9 +292,10 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
     check_round_limits(refs, report, "hold-and-respin")
     cells = sum(refs.get("rows") or ())
     for name, mode in refs.get("bet_modes", {}).items():
-        if cells and mode.buy and mode.buy_count is not None and mode.buy_count > cells:
-            report(("bet_modes", name, "buy_count"), f"bet mode {name!r} buys {mode.buy_count} coins, more than the {cells} "
-                                                   "cells of the screen")
+        top = max([c for c, _ in mode.bought_counts], default=0)
+        if cells and mode.buy and top > cells:
+            report(("bet_modes", name, "buy_count_table" if mode.buy_counts else "buy_count"),
+                   f"bet mode {name!r} buys {top} coins, more than the {cells} cells of the screen")
     trigger = refs["trigger"][features["trigger"]]
     if trigger.scatter is None:
         report(("features", "trigger"), f"[triggers.{trigger.name}] is a combination trigger; hold and respin starts from "
@@ -362,14 +385,14 @@ TUMBLE_PARAMS = {
 
 def check_tumble(features: dict, report, refs: dict) -> None:
     """Cross-checks of a tumble game's ``[features]`` (key paths from the file root)."""
-    check_round_limits(refs, report, "tumble", TUMBLE_RULES, table_wilds=False, groups=True)
+    check_round_limits(refs, report, "tumble", TUMBLE_RULES, table_wilds=False, groups=True, mode_symbols=False)
     if refs["pays"].definition.directions and refs["pays"].direction != "left_to_right":
         report(("pays", "direction"), "the tumble round pays lines left to right only")
     symbols = refs["symbol"]
     for name, sym in symbols.items():
         if sym.height != 1:
             report(("symbols", name, "height"), f"a tumble game's symbols are one row tall ({name} is {sym.height})")
-        if sym.multiplier != 1 or sym.multiplier_table is not None:
+        if sym.carries_multiplier:
             report(("symbols", name, "multiplier"), "the tumble round does not play multiplier wilds: use "
                                                    "[features] multiplier_symbol")
     if ("multiplier_symbol" in features) != ("multiplier_values" in features):

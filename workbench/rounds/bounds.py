@@ -62,12 +62,13 @@ def _wild_multiplier(game: Game) -> int:
     for sym in game.symbols.values():
         if not sym.is_wild:
             continue
-        top = max(top, int(sym.multiplier))
-        if sym.multiplier_table is not None and sym.multiplier_table in game.tables:
-            for entry in game.tables[sym.multiplier_table].entries:
-                value = entry.get("multiplier")
-                if isinstance(value, int) and not isinstance(value, bool):
-                    top = max(top, value)
+        for variant in sym.variants:  # in any mode (by_mode)
+            top = max(top, int(variant.multiplier))
+            if variant.multiplier_table is not None and variant.multiplier_table in game.tables:
+                for entry in game.tables[variant.multiplier_table].entries:
+                    value = entry.get("multiplier")
+                    if isinstance(value, int) and not isinstance(value, bool):
+                        top = max(top, value)
     return top
 
 
@@ -163,8 +164,10 @@ def _largest(parts: list) -> tuple:
 # ---------------------------------------------------------------------------
 def _screen_key(game: Game) -> tuple:
     """Where a screen's bound is made large: the largest wild multiplier (it multiplies the pays), else the paytable."""
-    wilds = [(int(sym.multiplier), name) for name, sym in game.symbols.items() if sym.is_wild and sym.multiplier > 1]
-    wilds += [(2, name) for name, sym in game.symbols.items() if sym.is_wild and sym.multiplier_table is not None]
+    wilds = [(int(v.multiplier), name) for name, sym in game.symbols.items() if sym.is_wild for v in sym.variants
+             if v.multiplier > 1]
+    wilds += [(2, name) for name, sym in game.symbols.items() if sym.is_wild
+              and any(v.multiplier_table is not None for v in sym.variants)]
     return ("symbols", max(wilds)[1], "multiplier") if wilds else ("paytable",)
 
 
@@ -177,8 +180,9 @@ def classic_bound(game: Game, stake=None) -> RoundBound:
 
 
 def _free_screen(game: Game, mode: str | None) -> int:
-    """A free spin's screen: the game's screen (the free strips play the same pays), scatter pays included."""
-    return screen_units(game)
+    """A free spin's screen: the game's screen with the symbols of the free spins' mode (``[symbols] by_mode``: the
+    same pays, perhaps other wild multipliers), scatter pays included."""
+    return screen_units(game.in_strip_mode(mode) if mode is not None else game)
 
 
 def free_spins_bound(game: Game, stake=None) -> RoundBound:

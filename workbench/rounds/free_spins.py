@@ -13,8 +13,8 @@ reaches its ``min_count``, the free spins (component ``free_spins``):
   multiplier starts at ``multiplier`` and, with ``multiplier_growth``, grows by
   ``multiplier_step`` after every free spin (``per_spin``) or every winning one
   (``per_win``), up to ``max_multiplier``;
-- a free spin whose screen shows the trigger's scatters adds ``retrigger[count]`` spins (or spins
-  drawn from ``retrigger_table``);
+- a free spin whose screen shows ``retrigger_min_count`` scatters or more (absent: the trigger's
+  ``min_count``; it may be fewer) adds ``retrigger[count]`` spins (or spins drawn from ``retrigger_table``);
 - ``feature_cap`` (x total bet) ends the feature when its win reaches it; what is paid
   above it is taken back in component ``cap`` (negative), so ``free_spins`` + ``cap`` is
   what the feature pays;
@@ -42,17 +42,18 @@ from .._jit import njit
 from ..errors import SimulationError
 from ..model import Game, rules
 from ..model.params import parse_count
-from ..pays.lines import line_arrays, line_pay_screen
+from ..pays.lines import line_pay_screen
 from ..pays.scale import pay_scale
 from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, scatter_pay, update_code
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import base_components, choose_set, compile_mode, fill_screen, scatter_components, spin_windows
+from ..simulate.kernel import base_components, choose_set, fill_screen, scatter_components, spin_windows
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
-from ..simulate.steps import apply_mask, base_spin, pay_windows
+from ..simulate.steps import apply_mask
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
-from .ways import (AwardParams, WaysParams, base_sets, draw_height, no_award, pay_outcomes, scatter_group_names, trigger_values,
-                   ways_fields)
+from .plain import drawn_lines_mode, pay_drawn_windows
+from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
+                   scatter_group_names, table_wild_outcomes, trigger_values, ways_fields)
 
 COUNTERS = ("free_spins", "free_spins:spins", "free_spins:retriggers", "free_spins:limit", "free_spins:capped")
 STARTED, SPINS, RETRIGGERS, LIMIT, CAPPED = range(len(COUNTERS))
@@ -66,19 +67,23 @@ GROWTH = {"none": 0, "per_spin": 1, "per_win": 2}
 # count each stratum starts with (``state_count``); limits and multiplier rule; components it pays to (-1: none); scratch arrays.
 FeatureParams = namedtuple(
     "FeatureParams",
-    ["award", "retrigger", "award_cum", "award_spins", "retrigger_cum", "retrigger_spins", "min_count", "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
+    ["award", "retrigger", "award_cum", "award_spins", "retrigger_cum", "retrigger_spins", "min_count", "retrigger_min",
+     "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
      "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state", "buy"],
 )
-# lines: the base and free-spin strip sets (kernel.ModeArrays), the line automaton, scatter groups and the trigger's group
-FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "scat", "comp_scatter", "group", "wins", "counts",
-                                                 "cost_units", "fs", "wilds"])
+# lines: the base and free-spin strip sets (kernel.ModeArrays), each mode's line automaton (``lines``, ``free_lines``: the
+# mode's symbols, ``[symbols] by_mode``) and table-wild draws (``base_tw``, ``free_tw``: plain.TableWildParams, empty
+# when the mode has none), scatter groups and the trigger's group
+FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_lines", "base_tw", "free_tw", "scat",
+                                                 "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds"])
 # Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none, the screen is paid from its windows): the
 # wild's symbol id, scratch screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]``
 # the instances a cell showing symbol id adds to scatter group g (counted on the final screen, ``scat_mode[g]``).
 WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member"])
 WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3}
-# ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count)
-WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count",))
+# ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
+# + ``tw``, the mode's table-wild draws: ways.TableWildOutcomes, never read when the mode has none)
+WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count", "tw"))
 FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs"])
 
 
@@ -118,7 +123,7 @@ def after_free_spin(fs, win, count, counters, rng):
     st[WIN] += win * st[MULT]
     if fs.growth == 1 or (fs.growth == 2 and win > 0):
         st[MULT] = min(st[MULT] + fs.step, fs.max_multiplier)
-    if count >= fs.min_count:
+    if count >= fs.retrigger_min:
         extra = spins_for(fs.retrigger, fs.retrigger_cum, fs.retrigger_spins, min(count, fs.cap_count), rng)
         if extra > 0:
             counters[RETRIGGERS] += 1
@@ -178,7 +183,7 @@ def wild_free_spin(p, s, rng):
             for row in range(rows[r]):
                 screen[r, row] = w.wild
     apply_mask(screen, w.held, w.wild)
-    win = line_pay_screen(p.lines, screen)
+    win = line_pay_screen(p.free_lines, screen)
     sc = p.scat
     for g in range(p.counts.shape[0]):
         code = 0
@@ -219,7 +224,7 @@ def play_feature_lines(p, rng, amounts, counters, count):
         s = choose_set(p.free, rng)
         spin_windows(p.free, s, rng, p.wins)
         if p.wilds.mode == 0:
-            pay_windows(p.free, s, p.lines, p.scat, p.wins, p.counts, fs.scratch, 0, p.comp_scatter, 1)
+            pay_drawn_windows(p.free, s, p.free_lines, p.scat, p.free_tw, p.wins, p.counts, fs.scratch, 0, p.comp_scatter, rng)
             win = screen_total(fs.scratch)
         else:
             win = wild_free_spin(p, s, rng)
@@ -230,10 +235,13 @@ def play_feature_lines(p, rng, amounts, counters, count):
 
 @njit(cache=True, inline="always")
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0 or p.fs.buy:
-        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[max(stratum, 0)])
+    state = bought_state(p.fs.buy, stratum, rng)
+    if state >= 0:
+        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[state])
         return
-    base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
+    s = choose_set(p.base, rng)
+    spin_windows(p.base, s, rng, p.wins)
+    pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
     count = p.counts[p.group]
     if count >= p.fs.min_count:
         play_feature_lines(p, rng, amounts, counters, count)
@@ -259,7 +267,10 @@ def spin_ways(m, rng):
     for i in range(m.outs.shape[0]):
         h = draw_height(m, s, i, rng)
         v = bounded(rng, m.total[s, i])
-        m.outs[i] = m.vtab[s, i, h, v]
+        o = m.vtab[s, i, h, v]
+        if o < 0:
+            o = drawn_outcome(m.tw, s, i, o, rng)
+        m.outs[i] = o
         code = update_code(c.mode, c.cap, code, c.value[s, i, h, v])
     return s, code_count(c.mode, code)
 
@@ -278,8 +289,9 @@ def play_feature_ways(p, rng, amounts, counters, count):
 
 @njit(cache=True, inline="always")
 def play_round_ways(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0 or p.fs.buy:
-        play_feature_ways(p, rng, amounts, counters, p.fs.state_count[max(stratum, 0)])
+    state = bought_state(p.fs.buy, stratum, rng)
+    if state >= 0:
+        play_feature_ways(p, rng, amounts, counters, p.fs.state_count[state])
         return
     s, count = spin_ways(p.base, rng)
     pay_outcomes(p.base, s, p.base.outs, amounts)
@@ -383,16 +395,18 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         components.append("free_spins:guarantee")
         comp_guarantee = len(components) - 1
     growth = GROWTH[f.get("multiplier_growth", "none")]
+    retrigger_min = int(f.get("retrigger_min_count", min_count))
     award_cum, award_spins = _spins_table(game, "free_spins_table", min_count, cap_count)
-    retrigger_cum, retrigger_spins = _spins_table(game, "retrigger_table", min_count, cap_count)
+    retrigger_cum, retrigger_spins = _spins_table(game, "retrigger_table", retrigger_min, cap_count)
     return FeatureParams(
         award=_spins_by_count(f.get("free_spins", {}), min_count, cap_count, max_spins),
-        retrigger=_spins_by_count(f.get("retrigger", {}), min_count, cap_count, max_spins),
+        retrigger=_spins_by_count(f.get("retrigger", {}), retrigger_min, cap_count, max_spins),
         award_cum=award_cum,
         award_spins=award_spins,
         retrigger_cum=retrigger_cum,
         retrigger_spins=retrigger_spins,
         min_count=np.int64(min_count),
+        retrigger_min=np.int64(retrigger_min),
         cap_count=np.int64(cap_count),
         state_count=state_count,
         max_spins=np.int64(max_spins),
@@ -407,7 +421,7 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         comp_guarantee=np.int64(comp_guarantee),
         scratch=np.zeros(0, dtype=np.int64),  # sized once every component is known
         state=np.zeros(4, dtype=np.int64),
-        buy=np.int64(0),  # 1: a bet mode buying the feature (every round starts it at state_count[0], no base spin)
+        buy=np.zeros(0, dtype=np.int64),  # a buy mode: its counts' cumulative weights (bought, bought_state)
     )
 
 
@@ -429,13 +443,32 @@ def _state_names(min_count: int, cap_count: int) -> list[str]:
 
 
 def bought(game: Game, names: list, probabilities: list, state_count: np.ndarray, cap: int) -> tuple:
-    """(names, probabilities, state_count, buy flag) of the game's bet mode: a buy mode has one stratum, the bought
-    count (capped at ``cap``, the largest count that plays differently), with probability 1."""
+    """(names, probabilities, state_count, buy) of the game's bet mode: a buy mode has one stratum per count it may
+    buy (``buy_count``, or every count of ``buy_count_table``, capped at ``cap``: the largest count that plays
+    differently), with the count's exact probability; ``buy`` the cumulative weights of the counts
+    (:func:`bought_state` draws one end to end), empty when the mode buys nothing."""
     mode = game.bet_mode
     if not mode.buy:
-        return names, probabilities, state_count, np.int64(0)
-    count = min(int(mode.buy_count), cap)
-    return [f"{names[0].split(':')[0]}:{mode.buy_count} (bought)"], [Fraction(1)], np.array([count], dtype=np.int64), np.int64(1)
+        return names, probabilities, state_count, np.zeros(0, dtype=np.int64)
+    counts = mode.bought_counts
+    total = sum(w for _, w in counts)
+    prefix = names[0].split(":")[0]
+    return ([f"{prefix}:{c} (bought)" for c, _ in counts], [Fraction(w, total) for _, w in counts],
+            np.array([min(int(c), cap) for c, _ in counts], dtype=np.int64),
+            np.cumsum([w for _, w in counts]).astype(np.int64))
+
+
+@njit(cache=True, inline="always")
+def bought_state(buy, stratum, rng):
+    """The feature state a round starts in: ``stratum`` in a stratified run; end to end, a buy mode's bought count
+    (index, drawn by weight when there are several); -1: a round that spins the base game."""
+    if stratum >= 0:
+        return stratum
+    if buy.shape[0] == 0:
+        return -1
+    if buy.shape[0] == 1:
+        return 0
+    return weighted_index(buy, rng)
 
 
 def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, probabilities: list, stake) -> RoundModel:
@@ -451,9 +484,6 @@ def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
     """The free-spins template's round (lines or ways; see the module docstring)."""
-    if any(sym.multiplier_table is not None for sym in game.symbols.values()):
-        raise SimulationError(f"{game.name}: the free-spins round does not play wilds whose multiplier is drawn per "
-                              "landing yet; give the wild a fixed multiplier")
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
     if game.rule is rules.WAYS:  # the compiled feature knows the lines and the ways screens
@@ -487,16 +517,22 @@ def lines_count_states(game: Game, group: int, mode: int, min_count: int, cap_co
 def _lines_model(game: Game, stake) -> RoundModel:
     trigger, min_count, cap_count, mode = _limits(game)
     group = list(game.scatters).index(trigger.scatter)
-    lines = line_arrays(game)
+    lines, base, base_tw = drawn_lines_mode(game, "base")
+    free_lines, free, free_tw = drawn_lines_mode(game, game.features["free_spins_mode"])
+    if free_tw.var_ids.shape[0] and game.features.get("free_spins_wilds", "none") != "none":
+        raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are not played beside wilds whose "
+                              "multiplier is drawn per landing in the free spins")
     components = base_components(game)
     comp_scatter = scatter_components(game, components)
     probabilities = lines_count_states(game, group, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
-    free = compile_mode(game, game.features["free_spins_mode"], lines)
     params = FreeLinesParams(
-        base=compile_mode(game, "base", lines),
+        base=base,
         free=free,
         lines=lines,
+        free_lines=free_lines,
+        base_tw=base_tw,
+        free_tw=free_tw,
         scat=scatter_arrays(game),
         comp_scatter=comp_scatter,
         group=np.int64(group),
@@ -524,10 +560,14 @@ def _wild_params(game: Game) -> WildParams:
 
 
 def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:
-    """The compiled ways screens of one mode with the trigger's count; per set and reel {count: weight}; the sets'
-    choice weights; the count mode."""
+    """The compiled ways screens of one mode (its symbols as ``[symbols] by_mode`` makes them, table wilds drawn) with
+    the trigger's count; per set and reel {count: weight}; the sets' choice weights; the count mode."""
+    from ..exact.variants import has_table_wilds
+
+    game = game.in_strip_mode(mode_name)
     sets = base_sets(game, mode_name)
     fields, outcomes = ways_fields(game, sets, counted=True)
+    tw = table_wild_outcomes(game, sets, outcomes, fields["vtab"]) if has_table_wilds(game) else no_table_wilds()
     mode, value = trigger_values(game, trigger, sets, outcomes, fields["vtab"].shape)
     count = AwardParams(np.int64(-1), np.int64(mode), np.int64(cap_count), value, np.ones(1, dtype=np.int64),
                         np.zeros(1, dtype=np.int64))
@@ -542,7 +582,7 @@ def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[Ways
                     counts[int(c)] = counts.get(int(c), 0) + int(n) * int(height_weight)
             reel_counts.append(counts)
         per_reel.append(reel_counts)
-    return WaysMode(**fields, bonus=no_award(4), count=count), per_reel, [s.weight for s in sets], mode
+    return WaysMode(**fields, bonus=no_award(4), count=count, tw=tw), per_reel, [s.weight for s in sets], mode
 
 
 def _ways_model(game: Game, stake) -> RoundModel:

@@ -91,36 +91,45 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 
 
 @njit(cache=True, inline="always")
+def pay_drawn_windows(ma, s, la, sc, tw, wins, counts, amounts, comp_lines, comp_scatter, rng):
+    """:func:`~workbench.simulate.steps.pay_windows` (x1) of a strip set whose screens may show table wilds: on a
+    screen showing one, every visible table-wild cell draws its multiplier and the explicit screen is paid by the
+    variant game's automaton ``la``; scatter counts are the windows'.  Returns the total paid (units)."""
+    drawn = False
+    if tw.var_ids.shape[0] > 0:
+        for i in range(wins.shape[0]):
+            if tw.shows[s, i, wins[i]]:
+                drawn = True
+                break
+    if not drawn:
+        return pay_windows(ma, s, la, sc, wins, counts, amounts, comp_lines, comp_scatter, 1)
+    screen = tw.screen
+    fill_screen(ma, s, wins, screen)
+    rows = ma.rows
+    for i in range(rows.shape[0]):
+        for r in range(rows[i]):
+            t = tw.table_of[screen[i, r]]
+            if t >= 0:
+                screen[i, r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
+    total = line_pay_screen(la, screen)
+    amounts[comp_lines] += total
+    count_groups(ma, s, sc, wins, counts, -1)
+    for g in range(comp_scatter.shape[0]):
+        if comp_scatter[g] >= 0:
+            pay = scatter_pay(sc, g, counts[g])
+            amounts[comp_scatter[g]] += pay
+            total += pay
+    return total
+
+
+@njit(cache=True, inline="always")
 def play_round_tables(p, rng, amounts, adjust, counters, stratum):
     """:func:`play_round` of a game with table wilds: each visible table-wild cell draws its multiplier."""
     ma = p.base
-    tw = p.tw
-    wins = p.wins
     s = choose_set(ma, rng)
-    spin_windows(ma, s, rng, wins)
-    drawn = False
-    for i in range(wins.shape[0]):
-        if tw.shows[s, i, wins[i]]:
-            drawn = True
-            break
-    if not drawn:
-        pay_windows(ma, s, p.lines, p.scat, wins, p.counts, amounts, 0, p.comp_scatter, 1)
-    else:
-        screen = tw.screen
-        fill_screen(ma, s, wins, screen)
-        rows = ma.rows
-        for i in range(rows.shape[0]):
-            for r in range(rows[i]):
-                t = tw.table_of[screen[i, r]]
-                if t >= 0:
-                    screen[i, r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
-        amounts[0] += line_pay_screen(p.lines, screen)
-        counts = p.counts
-        count_groups(ma, s, p.scat, wins, counts, -1)
-        for g in range(p.comp_scatter.shape[0]):
-            if p.comp_scatter[g] >= 0:
-                amounts[p.comp_scatter[g]] += scatter_pay(p.scat, g, counts[g])
-    pay_bonus(ma, s, p.lines.rows, wins, p.counts, p.bonus, rng, amounts, counters)
+    spin_windows(ma, s, rng, p.wins)
+    pay_drawn_windows(ma, s, p.lines, p.scat, p.tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
+    pay_bonus(ma, s, p.lines.rows, p.wins, p.counts, p.bonus, rng, amounts, counters)
 
 
 @njit(cache=True, _nrt=False)
@@ -159,15 +168,25 @@ def lines_round_model(game: Game, stake: float | None = None) -> RoundModel:
                       **bonus_reporting(game))
 
 
-def _table_round_model(game: Game, stake: float | None) -> RoundModel:
-    """The lines round of a game with wilds whose multiplier is drawn per landing (see the module docstring)."""
-    from ..exact.variants import table_wild_plan, variant_game
+def drawn_lines_mode(game: Game, mode: str):
+    """(line automaton, compiled strip sets, :data:`TableWildParams`) of strip-set ``mode`` of ``game`` as that
+    mode shows its symbols (:meth:`~workbench.model.Game.in_strip_mode`): with table wilds the variant game's
+    automaton and the draws; without, the game's own automaton and no draws (``var_ids`` empty)."""
+    from ..exact.variants import has_table_wilds, table_wild_plan, variant_game
 
+    game = game.in_strip_mode(mode)
+    screen = np.zeros((game.reels, max(game.rows)), dtype=np.int64)
+    if not has_table_wilds(game):
+        lines = line_arrays(game)
+        ma = compile_mode(game, mode, lines)
+        none = TableWildParams(np.zeros(ma.win_sym.shape[:3], dtype=np.bool_), np.full(len(game.symbols) + 1, -1, dtype=np.int64),
+                               np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1), dtype=np.int64), screen)
+        return lines, ma, none
     variant = variant_game(game)
     lines = line_arrays(variant)  # the variant game's automaton: ids of the game's own symbols are the same
-    base = compile_mode(game, "base", lines)
+    ma = compile_mode(game, mode, lines)
     plan = table_wild_plan(game)
-    table_of = np.full(len(variant.symbols), -1, dtype=np.int64)
+    table_of = np.full(len(variant.symbols) + 1, -1, dtype=np.int64)
     width = max(tw.n_variants for tw in plan)
     var_ids = np.zeros((len(plan), width), dtype=np.int64)
     cum = np.zeros((len(plan), width), dtype=np.int64)
@@ -176,9 +195,15 @@ def _table_round_model(game: Game, stake: float | None) -> RoundModel:
         var_ids[t, : tw.n_variants] = tw.ids
         cum[t] = tw.total
         cum[t, : tw.n_variants] = np.cumsum(tw.weights)
-    shows = np.zeros(base.win_sym.shape[:3], dtype=np.bool_)
+    shows = np.zeros(ma.win_sym.shape[:3], dtype=np.bool_)
     for i in range(game.reels):
-        shows[:, i] = (table_of[base.win_sym[:, i, :, : game.rows[i]]] >= 0).any(axis=-1)
+        shows[:, i] = (table_of[ma.win_sym[:, i, :, : game.rows[i]]] >= 0).any(axis=-1)
+    return lines, ma, TableWildParams(shows, table_of, var_ids, cum, screen)
+
+
+def _table_round_model(game: Game, stake: float | None) -> RoundModel:
+    """The lines round of a game with wilds whose multiplier is drawn per landing (see the module docstring)."""
+    lines, base, tw = drawn_lines_mode(game, "base")
     components = base_components(game)
     bonus = _bonus_params(game, components)
     params = ClassicTableParams(
@@ -190,7 +215,7 @@ def _table_round_model(game: Game, stake: float | None) -> RoundModel:
         counts=np.zeros(len(game.scatters), dtype=np.int64),
         cost_units=pay_scale(game).cost_units,
         bonus=bonus,
-        tw=TableWildParams(shows, table_of, var_ids, cum, np.zeros((game.reels, max(game.rows)), dtype=np.int64)),
+        tw=tw,
     )
     return RoundModel(game=game, components=tuple(components), params=params, run_chunk=run_chunk_tables, stake=stake,
                       **bonus_reporting(game))

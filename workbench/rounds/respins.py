@@ -45,7 +45,7 @@ from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import base_spin
 from . import JACKPOTS, MAX_MULTIPLIER
-from .free_spins import bought, count_states, lines_count_states, spin_ways, ways_mode
+from .free_spins import bought, bought_state, count_states, lines_count_states, spin_ways, ways_mode
 from .ways import pay_outcomes, scatter_group_names
 
 COUNTERS = ("hold_and_respin", "hold_and_respin:respins", "hold_and_respin:full") + tuple(f"jackpot:{j}" for j in JACKPOTS)
@@ -125,8 +125,9 @@ def play_coins(h, rng, amounts, counters, coins):
 
 @njit(cache=True, inline="always")
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0 or p.hr.buy:
-        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[max(stratum, 0)])
+    state = bought_state(p.hr.buy, stratum, rng)
+    if state >= 0:
+        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[state])
         return
     base_spin(p.base, p.lines, p.scat, rng, p.wins, p.counts, amounts, 0, p.comp_scatter)
     coins = p.counts[p.group]
@@ -144,8 +145,9 @@ def run_chunk_lines(params, rng, n_rounds, stratum, acc, counters):
 
 @njit(cache=True, inline="always")
 def play_round_ways(p, rng, amounts, adjust, counters, stratum):
-    if stratum >= 0 or p.hr.buy:
-        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[max(stratum, 0)])
+    state = bought_state(p.hr.buy, stratum, rng)
+    if state >= 0:
+        play_coins(p.hr, rng, amounts, counters, p.hr.state_count[state])
         return
     s, coins = spin_ways(p.base, rng)
     pay_outcomes(p.base, s, p.base.outs, amounts)
@@ -226,15 +228,16 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
         grand_units=np.int64(grand_units),
         comp=np.int64(comp),
         comp_grand=np.int64(comp_grand),
-        buy=np.int64(0),  # 1: a bet mode buying the feature (every round starts it at state_count[0], no base spin)
+        buy=np.zeros(0, dtype=np.int64),  # a buy mode: its counts' cumulative weights (free_spins.bought)
     )
 
 
 def _finish(game: Game, components: list, params, run_chunk, probabilities: list, stake) -> RoundModel:
     h = params.hr
     names = [f"hold_and_respin:{n}" for n in range(int(h.min_count), int(h.cells) + 1)]
-    if game.bet_mode.buy and game.bet_mode.buy_count > h.cells:
-        raise SimulationError(f"{game.name}: bet mode {game.bet_mode.name!r} buys {game.bet_mode.buy_count} coins, more than "
+    most = max((c for c, _ in game.bet_mode.bought_counts), default=0)
+    if game.bet_mode.buy and most > h.cells:
+        raise SimulationError(f"{game.name}: bet mode {game.bet_mode.name!r} buys {most} coins, more than "
                               f"the {int(h.cells)} cells of the screen")
     names, probabilities, state_count, buy = bought(game, names, probabilities, h.state_count, int(h.cells))
     params = params._replace(hr=h._replace(state_count=state_count, buy=buy))
@@ -249,7 +252,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if game.heights is not None:
         raise SimulationError(f"{game.name}: hold and respin needs a fixed screen; reel heights drawn per spin are not "
                               "supported")
-    if any(sym.multiplier_table is not None for sym in game.symbols.values()) or any(t.award for t in game.triggers.values()):
+    if any(v.multiplier_table is not None for sym in game.symbols.values() for v in sym.variants) or any(t.award for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the hold-and-respin round does not play wilds whose multiplier is drawn per "
                               "landing or bonus award tables")
     trigger = game.triggers[game.features["trigger"]]

@@ -65,7 +65,7 @@ from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from . import MAX_FREE_SPINS, TUMBLE_RULES
-from .free_spins import bought, lines_count_states
+from .free_spins import bought, bought_state, lines_count_states
 from .windows import virtual_strips
 
 COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
@@ -359,9 +359,11 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     E[win | screens] - win goes to ``adjust`` (zero mean: the estimate stays unbiased, its variance drops).  The
     realized wins still make the hit counts, extremes and distribution."""
     conditional = stratum >= 0
-    if p.has_fs and (p.buy or stratum >= p.has_tumble_stratum):
-        play_free_spins(p, rng, amounts, adjust, counters, p.state_count[max(stratum - p.has_tumble_stratum, 0)],
-                        conditional)
+    if p.has_fs and p.buy.shape[0] > 0:  # a buy: its bought count (drawn end to end)
+        play_free_spins(p, rng, amounts, adjust, counters, p.state_count[bought_state(p.buy, stratum, rng)], conditional)
+        return
+    if p.has_fs and stratum >= p.has_tumble_stratum:
+        play_free_spins(p, rng, amounts, adjust, counters, p.state_count[stratum - p.has_tumble_stratum], conditional)
         return
     s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
     src = fill_screen(p, p.base, s, rng)
@@ -468,7 +470,7 @@ def _refuse(game: Game) -> None:
     tall = [s.name for s in game.symbols.values() if s.height != 1]
     if tall:
         raise SimulationError(f"{game.name}: the tumble round needs one-row symbols ({', '.join(tall)} is taller)")
-    if any(s.multiplier != 1 or s.multiplier_table is not None for s in game.symbols.values()):
+    if any(s.carries_multiplier or s.by_mode for s in game.symbols.values()):
         raise SimulationError(f"{game.name}: the tumble round does not play multiplier wilds; use multiplier_symbol")
     if game.rule.directions and game.pays.direction != "left_to_right":
         raise SimulationError(f"{game.name}: the tumble round pays lines left to right only")
@@ -544,7 +546,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         names = [f"free_spins:{c}" + ("+" if c == cap_count else "") for c in range(min_count, cap_count + 1)]
         probabilities = lines_count_states(game, trigger_group, count_mode, min_count, cap_count)
         state_count = np.arange(min_count, cap_count + 1, dtype=np.int64)
-    buy = np.int64(0)
+    buy = np.zeros(0, dtype=np.int64)
     if game.bet_mode.buy:
         if not has_fs:
             raise SimulationError(f"{game.name}: bet mode {game.bet_mode.name!r} buys a feature, but the game has none")
@@ -561,7 +563,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         persistent=bool(f.get("persistent_multiplier", True)), comp_rule=np.int64(0), comp_tumble=np.int64(comps.index("tumble")),
         comp_fs=np.int64(comps.index("free_spins") if has_fs else -1), trigger_group=np.int64(trigger_group),
         min_count=np.int64(min_count), cap_count=np.int64(cap_count), award=award, retrigger=retrigger,
-        max_spins=np.int64(max_spins), has_fs=has_fs, has_tumble_stratum=np.int64(0 if buy else 1),
+        max_spins=np.int64(max_spins), has_fs=has_fs, has_tumble_stratum=np.int64(0 if buy.shape[0] else 1),
         state_count=state_count, buy=buy, cost_units=pay_scale(game).cost_units,
         # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
         rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),

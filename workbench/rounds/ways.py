@@ -161,6 +161,19 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 
 
 @njit(cache=True, inline="always")
+def drawn_outcome(tw, s, i, o, rng):
+    """The outcome of a stop showing table wilds (``o`` < 0 in ``vtab``: a block of expanded outcomes): one
+    multiplier draw per table-wild cell picks one."""
+    x = -o - 1
+    idx = 0
+    for r in range(tw.xcell.shape[3]):
+        t = tw.xcell[s, i, x, r]
+        if t >= 0:
+            idx = idx * tw.radix[t] + weighted_index(tw.cum[t], rng)
+    return tw.xout[s, i, x + idx]
+
+
+@njit(cache=True, inline="always")
 def play_round_tables(p, rng, amounts, adjust, counters, stratum):
     """:func:`play_round` of a game with table wilds: each visible table-wild cell draws its multiplier."""
     s = 0 if p.set_cum.shape[0] == 1 else weighted_index(p.set_cum, rng)
@@ -172,14 +185,8 @@ def play_round_tables(p, rng, amounts, adjust, counters, stratum):
         h = draw_height(p, s, i, rng)
         v = bounded(rng, p.total[s, i])
         o = p.vtab[s, i, h, v]
-        if o < 0:  # a block of expanded outcomes: one multiplier draw per table-wild cell picks one
-            x = -o - 1
-            idx = 0
-            for r in range(tw.xcell.shape[3]):
-                t = tw.xcell[s, i, x, r]
-                if t >= 0:
-                    idx = idx * tw.radix[t] + weighted_index(tw.cum[t], rng)
-            o = tw.xout[s, i, x + idx]
+        if o < 0:
+            o = drawn_outcome(tw, s, i, o, rng)
         outs[i] = o
         if b.comp >= 0:
             code = update_code(b.mode, b.cap, code, b.value[s, i, h, v])
@@ -210,7 +217,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     from ..exact.variants import has_table_wilds
 
     if has_table_wilds(game):
-        params = WaysTableParams(**fields, bonus=bonus, tw=_table_wild_outcomes(game, sets, outcomes, fields["vtab"]))
+        params = WaysTableParams(**fields, bonus=bonus, tw=table_wild_outcomes(game, sets, outcomes, fields["vtab"]))
         return RoundModel(game=game, components=tuple(components), **bonus_reporting(game), params=params,
                           run_chunk=run_chunk_tables, stake=stake)
     params = WaysParams(**fields, bonus=bonus)
@@ -296,7 +303,13 @@ def trigger_values(game: Game, trigger, sets: list, outcomes: list, shape: tuple
     return mode, value
 
 
-def _table_wild_outcomes(game: Game, sets: list, outcomes: list, vtab: np.ndarray) -> TableWildOutcomes:
+def no_table_wilds() -> TableWildOutcomes:
+    """The draws of strip sets without table wilds: never read (``vtab`` has no negative outcome)."""
+    return TableWildOutcomes(np.zeros((1, 1, 1), dtype=np.int32), np.full((1, 1, 1, 1), -1, dtype=np.int64),
+                             np.ones(1, dtype=np.int64), np.ones((1, 1), dtype=np.int64))
+
+
+def table_wild_outcomes(game: Game, sets: list, outcomes: list, vtab: np.ndarray) -> TableWildOutcomes:
     """The draws of a game with table wilds (see the module docstring); marks the stops of ``vtab`` that draw."""
     from ..exact.variants import table_wild_plan
 

@@ -36,7 +36,8 @@ def strip_from_text(game: Game, strip_set: str, reel: int, text: str) -> Strip:
     suggestion, bad weights, too few stops, broken tall symbols, ...).
     """
     messages: list[str] = []
-    strip = check_strip(text, reel - 1, game.symbols, game.rows, lambda msg, at=None: messages.append(msg))
+    strip = check_strip(text, reel - 1, game.symbols, game.rows, lambda msg, at=None: messages.append(msg),
+                        mode=game.strip_sets[strip_set].mode if strip_set in game.strip_sets else None)
     if strip is None:
         key = f"strip_sets.{strip_set}.reel{reel}"
         raise ReelsetError([Problem(str(game.path or "<edit>"), key, msg) for msg in messages])

@@ -6,11 +6,13 @@ A mixin of the reelset builder (:mod:`workbench.io.schema`), which supplies ``da
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import replace
 from typing import Any
 
 from ... import registry
 from ...model import rules
-from ...model import (LINE_DIRECTIONS, MULTIPLIER_COMBINE, SYMBOL_KINDS, PayRule, Symbol)
+from ...model import (LINE_DIRECTIONS, MULTIPLIER_COMBINE, SYMBOL_KINDS, ModeSymbol, PayRule, Symbol)
 from ...model.params import describe
 from ..limits import (
     NAME_RE, MAX_REELS, MAX_ROWS, MAX_PAYLINES, MAX_SYMBOLS, MAX_MULTIPLIER, MAX_WEIGHT, MAX_TALL, show_value,
@@ -115,18 +117,16 @@ class LayoutSections:
         if groups:
             self.problem(("groups",), f"[groups] {why}")
         for name, sym in symbols.items():
-            if sym.multiplier != 1 or sym.multiplier_table is not None:
+            if any(v.multiplier != 1 or v.multiplier_table is not None for v in (sym,) + tuple(v for _, v in sym.by_mode)):
                 self.problem(("symbols", name, "multiplier"), f"a multiplier wild {why}")
+            elif sym.by_mode:
+                self.problem(("symbols", name, "by_mode"), f"a wild that changes per mode {why}")
         if heights:
             self.problem(("grid", "heights"), f"reel heights drawn per spin {why}")
 
     def multiplier_tables(self, symbols: dict, tables: dict, pays: PayRule) -> None:
         """A wild's ``multiplier = "TABLE"``: entries { multiplier = whole number 1..MAX_MULTIPLIER, weight = w }."""
-        for name, sym in symbols.items():
-            table_name = sym.multiplier_table
-            if table_name is None:
-                continue
-            path = ("symbols", name, "multiplier")
+        for name, sym, table_name, path in self.wild_tables(symbols):
             if table_name not in tables:
                 self.problem(path, f"unknown table {show_name(table_name)} (a multiplier is a whole number or the name of a "
                                    "[tables.*] of { multiplier = m, weight = w } entries)")
@@ -141,6 +141,24 @@ class LayoutSections:
                 if extra:
                     self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in a multiplier table entry (only "
                                                       "multiplier and weight)")
+
+    def wild_tables(self, symbols: dict):
+        """(name, symbol, table, key path) of every multiplier table a wild draws from, in any mode, once per key
+        that names it (``multiplier``, or ``by_mode.MODE.multiplier``)."""
+        raw = self.data.get("symbols") if isinstance(self.data.get("symbols"), dict) else {}
+        for name, sym in symbols.items():
+            spec = raw.get(name) if isinstance(raw.get(name), dict) else {}
+            overrides = spec.get("by_mode") if isinstance(spec.get("by_mode"), dict) else {}
+            seen = set()
+            for mode, variant in ((None, sym),) + sym.by_mode:
+                table = variant.multiplier_table
+                if table is None:
+                    continue
+                given = mode is not None and isinstance(overrides.get(mode), dict) and "multiplier" in overrides[mode]
+                path = ("symbols", name, "by_mode", mode, "multiplier") if given else ("symbols", name, "multiplier")
+                if (table, path) not in seen:
+                    seen.add((table, path))
+                    yield name, sym, table, path
 
     def groups(self, value: Any, symbols: dict) -> dict:
         if self.table(("groups",), value) is None:
@@ -173,7 +191,7 @@ class LayoutSections:
             self.problem(("symbols",), "no symbols defined")
         if len(value) > MAX_SYMBOLS:
             self.problem(("symbols",), f"defines {len(value):,} symbols: at most {MAX_SYMBOLS}")
-        known = ("kind", "height", "substitutes", "reels", "max_visible", "multiplier")
+        known = ("kind", "height", "substitutes", "reels", "max_visible", "multiplier", "modes", "by_mode")
         out: dict[str, Symbol] = {}
         specs = {}
         for index, (name, spec) in enumerate(value.items()):
@@ -219,27 +237,96 @@ class LayoutSections:
         for name, symbol in list(out.items()):
             if symbol.kind != "wild":
                 continue
-            path = ("symbols", name, "substitutes")
-            raw = specs[name].get("substitutes", "all")
-            non_wild = [s for s, sym in out.items() if sym.kind != "wild"]
-            subs: tuple | None = None
-            if raw == "all":
-                subs = tuple(s for s in non_wild if out[s].kind == "regular")
-            elif isinstance(raw, dict):
-                self.check_keys(path, raw, ("all_but",), ("all_but",))
-                excluded = self.name_list(path + ("all_but",), raw.get("all_but", []), out)
-                if excluded is not None:
-                    subs = tuple(s for s in non_wild if s not in excluded)
-            elif isinstance(raw, list):
-                subs = self.name_list(path, raw, out)
-                if subs is not None:
-                    for i, s in enumerate(subs):
-                        if out[s].kind == "wild":
-                            self.problem(path + (i,), f"{s!r} is a wild: wilds do not substitute for wilds")
-            else:
-                self.problem(path, f"expected \"all\", a list of symbols or {{ all_but = [...] }}, got {describe(raw)}")
+            subs = self.substitution(("symbols", name, "substitutes"), specs[name].get("substitutes", "all"), out)
             if subs is not None:
-                out[name] = Symbol(**{**symbol.__dict__, "substitutes": frozenset(subs)})
+                out[name] = replace(symbol, substitutes=subs)
+        for name, symbol in list(out.items()):
+            out[name] = self.mode_overrides(("symbols", name), specs[name], out[name], out)
+        return out
+
+    def substitution(self, path: tuple, raw: Any, symbols: dict) -> frozenset | None:
+        """A wild's ``substitutes``: "all" (every regular symbol), a list of symbols, or { all_but = [...] }."""
+        non_wild = [s for s, sym in symbols.items() if sym.kind != "wild"]
+        subs: tuple | None = None
+        if raw == "all":
+            subs = tuple(s for s in non_wild if symbols[s].kind == "regular")
+        elif isinstance(raw, dict):
+            self.check_keys(path, raw, ("all_but",), ("all_but",))
+            excluded = self.name_list(path + ("all_but",), raw.get("all_but", []), symbols)
+            if excluded is not None:
+                subs = tuple(s for s in non_wild if s not in excluded)
+        elif isinstance(raw, list):
+            subs = self.name_list(path, raw, symbols)
+            if subs is not None:
+                for i, s in enumerate(subs):
+                    if symbols[s].kind == "wild":
+                        self.problem(path + (i,), f"{s!r} is a wild: wilds do not substitute for wilds")
+        else:
+            self.problem(path, f"expected \"all\", a list of symbols or {{ all_but = [...] }}, got {describe(raw)}")
+        return None if subs is None else frozenset(subs)
+
+    def mode_overrides(self, path: tuple, spec: dict, symbol: Symbol, symbols: dict) -> Symbol:
+        """``modes = ["MODE", ...]`` (the strip-set modes whose strips may carry the symbol) and, wilds only,
+        ``by_mode = { MODE = { multiplier = ..., substitutes = ... } }`` (what it is in that mode's screens).  The
+        mode names are checked against the strip sets by :meth:`mode_symbols`; here the values."""
+        modes = None
+        if "modes" in spec:
+            raw = spec["modes"]
+            if not isinstance(raw, list) or not raw or not all(isinstance(m, str) for m in raw):
+                self.problem(path + ("modes",), f"expected a non-empty list of strip-set mode names, got {describe(raw)}")
+            else:
+                modes = tuple(dict.fromkeys(raw))
+        overrides = []
+        raw = spec.get("by_mode")
+        if raw is not None:
+            if symbol.kind != "wild":
+                self.problem(path + ("by_mode",), f"only wild symbols change per mode (this one is {symbol.kind}): "
+                                                  "by_mode sets a wild's multiplier and substitutes in one mode")
+            elif self.table(path + ("by_mode",), raw, "table of { MODE = { multiplier = ..., substitutes = ... } }") is not None:
+                for mode, override in raw.items():
+                    where = path + ("by_mode", mode)
+                    if self.table(where, override, "table of the wild's multiplier and substitutes in this mode") is None:
+                        continue
+                    self.check_keys(where, override, ("multiplier", "substitutes"))
+                    if not override:
+                        self.problem(where, "gives nothing: set multiplier and/or substitutes (or leave the mode out)")
+                        continue
+                    multiplier, table = symbol.multiplier, symbol.multiplier_table
+                    if "multiplier" in override:
+                        if isinstance(override["multiplier"], str):
+                            multiplier, table = 1, override["multiplier"]
+                        else:
+                            multiplier = self.integer(where + ("multiplier",), override["multiplier"], 1, MAX_MULTIPLIER) or 1
+                            table = None
+                    subs = symbol.substitutes
+                    if "substitutes" in override:
+                        subs = self.substitution(where + ("substitutes",), override["substitutes"], symbols)
+                        subs = symbol.substitutes if subs is None else subs
+                    overrides.append((mode, ModeSymbol(multiplier, table, subs)))
+        return replace(symbol, modes=modes, by_mode=tuple(overrides))
+
+    def mode_symbols(self, symbols: dict, strip_sets: dict) -> dict:
+        """Per-mode symbols against the strip sets: every mode ``modes`` and ``by_mode`` name exists (the strips of a
+        mode outside a symbol's ``modes`` that carry it are refused by ``check_strip``); ``by_mode`` resolved for every mode (the symbol's own values
+        where the file gives none; a ``base`` entry becomes the symbol's own, the base game's)."""
+        known = list(dict.fromkeys(s.mode for s in strip_sets.values()))
+        if not known:
+            return symbols
+        out = dict(symbols)
+        for name, sym in symbols.items():
+            path = ("symbols", name)
+            for key, names in (("modes", sym.modes or ()), ("by_mode", [m for m, _ in sym.by_mode])):
+                for mode in names:
+                    if mode not in known:
+                        hint = difflib.get_close_matches(mode, known, n=1)
+                        self.problem(path + (key,) + ((mode,) if key == "by_mode" else ()),
+                                     f"no strip set has mode {mode!r}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                                     + f"; the modes are {', '.join(known)}")
+            if sym.by_mode:
+                given = dict(sym.by_mode)
+                own = ModeSymbol(sym.multiplier, sym.multiplier_table, sym.substitutes)
+                resolved = tuple((mode, given.get(mode, own)) for mode in known)
+                out[name] = replace(sym, by_mode=resolved).in_mode("base")
         return out
 
     def paylines(self, value: Any, reels: int, rows: tuple) -> tuple:

@@ -321,7 +321,7 @@ class PaySections:
             self.problem(path + ("award",), f"a bonus award table in a {pays.rule} game is not priced exactly yet: pay "
                                             "the scatter with [scatters.*] pays instead")
             return False
-        if any(sym.multiplier_table is not None for sym in symbols.values()):
+        if any(v.multiplier_table is not None for sym in symbols.values() for v in sym.variants):
             self.problem(path + ("award",), "a bonus award beside a wild whose multiplier is drawn per landing is "
                                             "not priced exactly yet: give the wild a fixed multiplier")
             return False

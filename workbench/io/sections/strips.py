@@ -48,7 +48,7 @@ class StripSections:
             for i, key in enumerate(reel_keys):
                 if key not in spec:
                     continue
-                strip = self.strip(path + (key,), spec[key], i, symbols, rows)
+                strip = self.strip(path + (key,), spec[key], i, symbols, rows, mode)
                 strips.append(strip)
             if mode is None or weight is None or not reels or len(strips) != reels or any(s is None for s in strips):
                 continue
@@ -67,7 +67,7 @@ class StripSections:
             self.problem(("strip_sets",), "no strip set has mode \"base\" (the base game)")
         return out
 
-    def strip(self, path: tuple, value: Any, reel: int, symbols: dict, rows: tuple) -> Strip | None:
+    def strip(self, path: tuple, value: Any, reel: int, symbols: dict, rows: tuple, mode: str | None = None) -> Strip | None:
         if not isinstance(value, str):
             self.problem(path, f"expected a string of symbol names, got {describe(value)}")
             return None
@@ -84,7 +84,7 @@ class StripSections:
             # the first use's place is all a message names: skip the line lookups of a long flood
             uses.append((path, self.source.line_in_string(path, value, at) if not uses else None, stop))
 
-        strip = check_strip(value, reel, symbols, rows, report, unknown)
+        strip = check_strip(value, reel, symbols, rows, report, unknown, mode)
         if strip is None or strip.weights is None:
             return strip
         ok = True
@@ -176,15 +176,19 @@ class StripSections:
             out[name] = WeightedTable(name=name, entries=freeze(rows_), weights=tuple(weights))
         return out
 
-    def bet_modes(self, value: Any, strip_sets: dict, module_name) -> dict:
-        """``[bet_modes.NAME]``: cost (x the base total bet), strip_sets (a strip-set mode), buy + buy_count."""
+    def bet_modes(self, value: Any, strip_sets: dict, module_name, tables: dict | None = None) -> dict:
+        """``[bet_modes.NAME]``: cost (x the base total bet), strip_sets (a strip-set mode), buy + buy_count (or
+        buy_count_table: the count drawn by weight), features (the ``[features]`` parameters it plays otherwise,
+        checked with the template's by :meth:`bet_mode_features`)."""
         if self.table(("bet_modes",), value) is None:
             return {}
         template = registry.find_template(module_name) if module_name is not None else None
         modes = {s.mode for s in strip_sets.values()}
         known = {"cost": "x the base game's total bet", "strip_sets": "strip-set mode of its paid spins",
                  "buy": "starts the feature directly", "buy_count": "the trigger count a bought feature starts with",
-                 "description": "free text", "max_win": "the most a round pays, x the base game's total bet"}
+                 "description": "free text", "max_win": "the most a round pays, x the base game's total bet",
+                 "buy_count_table": "a [tables.*] of { count = c, weight = w }: the bought trigger count drawn by weight",
+                 "features": "the [features] parameters this mode plays otherwise"}
         out = {}
         for name, spec in value.items():
             path = ("bet_modes", name)
@@ -211,16 +215,28 @@ class StripSections:
                 elif buy:
                     self.problem(path + ("strip_sets",), "a buy mode plays no base spin: leave strip_sets out")
             count = None
+            drawn: tuple = ()
             if buy:
                 if template is not None and not template.buys:
                     self.problem(path + ("buy",), f"{module_name!r} has no feature to buy (free_spins and hold_and_respin "
                                                   "have)")
-                elif "buy_count" not in spec:
-                    self.problem(path, "a buy mode needs buy_count: the trigger count the bought feature starts with")
-                else:
+                elif ("buy_count" in spec) == ("buy_count_table" in spec):
+                    self.problem(path, "a buy mode needs buy_count (the trigger count the bought feature starts with) or "
+                                       "buy_count_table (the count drawn by weight), one of them")
+                elif "buy_count" in spec:
                     count = self.integer(path + ("buy_count",), spec["buy_count"], 1, 10_000)
-            elif "buy_count" in spec:
-                self.problem(path + ("buy_count",), "buy_count needs buy = true")
+                else:
+                    drawn = self.buy_count_table(path + ("buy_count_table",), spec["buy_count_table"], tables or {})
+                    count = min(c for c, _ in drawn) if drawn else None
+            else:
+                for key in ("buy_count", "buy_count_table"):
+                    if key in spec:
+                        self.problem(path + (key,), f"{key} needs buy = true")
+            overrides = spec.get("features", {})
+            if self.table(path + ("features",), overrides, "table of [features] parameters") is None:
+                overrides = {}
+            elif "features" in spec and module_name is None:
+                self.problem(path + ("features",), "features needs game_module (a round template with parameters)")
             max_win = self.max_win(path + ("max_win",), spec["max_win"]) if "max_win" in spec else None
             description = spec.get("description", "")
             if not isinstance(description, str):
@@ -228,8 +244,67 @@ class StripSections:
                 description = ""
             if cost is not None:
                 out[name] = BetMode(name=name, cost=cost, strip_sets=mode if isinstance(mode, str) else "base", buy=buy,
-                                    buy_count=count, description=description, max_win=max_win)
+                                    buy_count=count, description=description, max_win=max_win, buy_counts=drawn,
+                                    features=freeze(overrides))
         return out
+
+    def buy_count_table(self, path: tuple, name: Any, tables: dict) -> tuple:
+        """``buy_count_table = "TABLE"``: ((count, weight), ...) of its entries { count = c, weight = w } (c a whole
+        number 1..10,000), weights adding up to more than 0."""
+        if not isinstance(name, str) or name not in tables:
+            self.problem(path, f"unknown table {show_name(name) if isinstance(name, str) else describe(name)} (a "
+                               "[tables.*] of { count = c, weight = w } entries)")
+            return ()
+        table = tables[name]
+        out = []
+        for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
+            epath = ("tables", name, "entries", i)
+            extra = sorted(set(entry) - {"count"})
+            if extra:
+                self.problem(epath + (extra[0],), f"unknown key {extra[0]!r} in a bought-count table entry (only count "
+                                                  "and weight)")
+            elif "count" not in entry:
+                self.problem(epath, "a bought-count table entry needs count = c (the trigger count the feature starts with)")
+            else:
+                count = self.integer(epath + ("count",), entry["count"], 1, 10_000)
+                if count is not None and weight > 0:
+                    out.append((count, int(weight)))
+        if not out and len(self.problems) == 0:
+            self.problem(("tables", name, "entries"), "every entry has weight 0: no count could be bought")
+        merged: dict = {}
+        for count, weight in out:
+            merged[count] = merged.get(count, 0) + weight
+        return tuple(sorted(merged.items()))
+
+    def bet_mode_features(self, module_name, features: dict, bet_modes: dict, tables: dict, check) -> list:
+        """Every bet mode's ``features`` checked as the template checks ``[features]``, merged over the game's
+        (``check(merged)`` runs the template's checks; a problem at an overridden key is reported at
+        ``[bet_modes.NAME.features]``); the amounts they pay (see ``feature_amounts``)."""
+        amounts = []
+        for name, mode in bet_modes.items():
+            if not mode.features:
+                continue
+            merged = {**features, **self.data["bet_modes"][name]["features"]}  # as written (mode.features is frozen)
+            own = self.problem
+
+            def remapped(path, message, line=None, name=name, keys=set(mode.features), own=own):
+                if len(path) > 1 and path[0] == "features" and path[1] in keys:
+                    path = ("bet_modes", name, "features") + tuple(path[1:])
+                own(path, message, line)
+
+            self.problem = remapped
+            try:
+                before = len(self.problems)
+                check(merged)
+                if len(self.problems) == before:  # what it pays that the game's [features] do not
+                    for path, value, unit in self.feature_amounts(module_name, merged, tables):
+                        if path[0] == "features" and path[1] in mode.features:
+                            amounts.append((("bet_modes", name, "features") + tuple(path[1:]), value, unit))
+                        elif path[0] != "features":
+                            amounts.append((path, value, unit))
+            finally:
+                del self.problem
+        return amounts
 
     def features(self, module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes=None,
                  pays: PayRule | None = None, grid: dict | None = None) -> None:
