@@ -184,14 +184,15 @@ def test_line_pays_too_large_for_the_packed_tables_are_refused_at_the_multiplier
         simulate(loads_game(text, "game.toml"), 10, 1)
 
 
-def test_a_free_spins_round_refuses_table_wilds_when_the_file_is_read(tmp_path):
-    text = _sub(_text("examples/sticky_wilds_ante"), r'^free_spins_wilds = "sticky".*$', "")
-    text = _sub(text, r'^wild_symbol = "WILD"$', "")
-    text = _sub(text, r"^(WILD = \{ kind = \"wild\")", r'\1, multiplier = "wild_x"')
+def test_a_free_spins_round_refuses_table_wilds_beside_sticky_wilds_when_the_file_is_read(tmp_path):
+    text = _sub(_text("examples/sticky_wilds_ante"), r"^(WILD = \{ kind = \"wild\")", r'\1, multiplier = "wild_x"')
     text += '\n[tables.wild_x]\nentries = [{ multiplier = 2, weight = 1 }, { multiplier = 3, weight = 1 }]\n'
     errors = _errors(tmp_path, text)
-    assert [p.key for p in errors] == ["symbols.WILD.multiplier"], [str(p) for p in errors]
+    assert [p.key for p in errors] == ["features.free_spins_wilds"], [str(p) for p in errors]
     assert "drawn per landing" in errors[0].message
+    # without the sticky wilds the free-spins round plays them
+    text = _sub(text, r'^free_spins_wilds = "sticky".*$', "")
+    assert _errors(tmp_path, _sub(text, r'^wild_symbol = "WILD"$', "")) == []
 
 
 def test_a_bound_made_large_by_wild_multipliers_names_the_multiplier(tmp_path):

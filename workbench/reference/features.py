@@ -210,13 +210,14 @@ def drop_wins(game: Game, shown: list) -> tuple[Fraction, set]:
 
 
 def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder: list, refill=None,
-                 draw=None, step0: int = 0) -> tuple[Fraction, Fraction, int, int]:
+                 draw=None, step0: int = 0, final: list | None = None) -> tuple[Fraction, Fraction, int, int]:
     """One tumbling spin from ``stops``, as docs/reelset-format.md describes the ``tumble`` round: (first drop's
     pay at x1, the chain's pay with the cascade ladder, the total of the multiplier symbols on the final screen if
     the chain won, else 0; the ladder position of its last paying drop), pays in credits per bet multiplier; the first
     drop pays x ``ladder[step0]`` (0 but for free spins whose ladder carries on).  The removed cells' symbols fall; new ones continue
     each reel's strip above the window, or with ``refill = (strip_set, stops)`` that strip set's reels from those
     stops upward.  ``draw()`` gives the value of a multiplier symbol (``[features] multiplier_symbol``) that lands.
+    ``final``: a list that receives the chain's final screen (``final[reel][row]``).
     """
     bomb = game.features.get("multiplier_symbol")
     shown = screen(game, strip_set, stops)
@@ -244,6 +245,8 @@ def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder: list, re
         if win > 0:
             step += 1
             paid += win * ladder[min(step, len(ladder) - 1)]
+    if final is not None:
+        final[:] = [list(column) for column in shown]
     return first, paid, (sum(map(sum, values)) if paid > 0 else 0), step
 
 
@@ -267,16 +270,30 @@ def tumble_round(game: Game, rng) -> dict:
             rsets = [s for s in game.strip_sets.values() if s.mode == f["refill_mode"] and s.weight > 0]
             rset = rsets[_pick(rng, [s.weight for s in rsets])]
             refill = (rset, tuple(_pick(rng, strip.stop_weights) for strip in rset.reels))
-        shown = screen(game, strip_set, stops)
-        scatter = Fraction(0)
-        count = 0
-        for name, group in game.scatters.items():
-            n = _count_on_screen(shown, group)
-            scatter += game.bet.credits(group.pay(n), group.unit)
-            if "trigger" in f and name == game.triggers[f["trigger"]].scatter:
-                count = n
-        first, paid, m, step = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0)
-        return first, paid, m, scatter, count, step
+        def groups(shown: list) -> tuple:
+            scatter, count = Fraction(0), 0
+            for name, group in game.scatters.items():
+                n = _count_on_screen(shown, group)
+                scatter += game.bet.credits(group.pay(n), group.unit)
+                if "trigger" in f and name == game.triggers[f["trigger"]].scatter:
+                    count = n
+            return scatter, count
+
+        scatter, count = groups(screen(game, strip_set, stops))
+        final: list = []
+        first, paid, m, step = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0, final)
+        later = Fraction(0)
+        if over_chain != "none":  # every scatter that dropped in during the chain counts (and pays: "paid")
+            final_scatter, count = groups(final)
+            if over_chain == "paid":
+                later = final_scatter - scatter
+        return first, paid, m, scatter, count, step, later
+
+    over_chain = f.get("chain_scatters", "none")
+
+    def spins_for(key: str, count: int) -> int:  # by the map, or per scatter
+        per = f.get(f"{key}_per_scatter")
+        return int(per) * count if per is not None else _spins_for(f.get(key, {}), count)
 
     out = {"first": Fraction(0), "tumble": Fraction(0), "free_spins": Fraction(0)}
     base_ladder = list(f.get("cascade_multipliers", [1]))
@@ -285,21 +302,21 @@ def tumble_round(game: Game, rng) -> dict:
         counts = game.bet_mode.bought_counts
         count = counts[_pick(rng, [w for _, w in counts])][0]
     else:
-        first, paid, m, scatter, count, _ = spin("base", base_ladder)
+        first, paid, m, scatter, count, _, later = spin("base", base_ladder)
         paid = paid * m if m else paid
         out["first"] = first + scatter
-        out["tumble"] = paid - first
+        out["tumble"] = paid - first + later
     trigger = game.triggers[f["trigger"]] if "trigger" in f else None
     if trigger is None or count < trigger.min_count:
         return out
     limit = int(f.get("max_free_spins", 10_000))
-    left = awarded = min(_spins_for(f["free_spins"], count), limit)
+    left = awarded = min(spins_for("free_spins", count), limit)
     ladder = list(f.get("free_spins_cascade_multipliers", base_ladder))
     feature_m = 0
     step = 0
     while left > 0:
         left -= 1
-        _, paid, m, scatter, count, reached = spin(f["free_spins_mode"], ladder, step)
+        _, paid, m, scatter, count, reached, later = spin(f["free_spins_mode"], ladder, step)
         if f.get("free_spins_ladder_carries", False):
             step = reached + 1 if paid > 0 else reached
         if m and f.get("persistent_multiplier", True):
@@ -307,9 +324,9 @@ def tumble_round(game: Game, rng) -> dict:
             paid *= feature_m
         elif m:
             paid *= m
-        out["free_spins"] += paid + scatter
-        if count >= trigger.min_count and "retrigger" in f:
-            new = min(awarded + _spins_for(f["retrigger"], count), limit)
+        out["free_spins"] += paid + scatter + later
+        if count >= trigger.min_count and ("retrigger" in f or "retrigger_per_scatter" in f):
+            new = min(awarded + spins_for("retrigger", count), limit)
             left += new - awarded
             awarded = new
     return out

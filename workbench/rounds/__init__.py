@@ -37,6 +37,7 @@ MAX_FREE_SPINS = 10_000  # most free spins one feature plays when the file decla
 MAX_MULTIPLIER = 10_000  # a free-spin win multiplier, start or reached by growth
 MULTIPLIER_GROWTH = ("none", "per_spin", "per_win")
 FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking")
+CHAIN_SCATTERS = ("none", "trigger", "paid")  # the tumble's scatters: first drop only, or the whole chain (and paid)
 
 FREE_SPINS_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] with scatter = ...) that starts the free spins"),
@@ -380,6 +381,14 @@ TUMBLE_PARAMS = {
     "free_spins_mode": Param("mode", "strip-set mode the free spins are played on (needed with trigger)", required=False),
     "retrigger": FREE_SPINS_PARAMS["retrigger"],
     "max_free_spins": FREE_SPINS_PARAMS["max_free_spins"],
+    "free_spins_per_scatter": Param("int", "free spins per scatter of the trigger's count instead of free_spins (2: "
+                                           "4 scatters award 8)", required=False, min=1, max=MAX_FREE_SPINS),
+    "retrigger_per_scatter": Param("int", "spins a retrigger adds per scatter instead of retrigger", required=False, min=1,
+                                          max=MAX_FREE_SPINS),
+    "chain_scatters": Param("str", "scatters counted over the whole chain: none (the first drop only), trigger (those "
+                                   "that drop in during the cascades count for triggers and retriggers) or paid (they "
+                                   "also pay: the scatter pays of the final screen, the rest of them in tumble) (absent: "
+                                   "none)", required=False, choices=CHAIN_SCATTERS),
 }
 
 
@@ -413,18 +422,27 @@ def check_tumble(features: dict, report, refs: dict) -> None:
     fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_cascade_multipliers",
                "free_spins_ladder_carries")
     if "trigger" not in features:
-        for key in fs_keys[:4]:
+        for key in fs_keys[:4] + ("free_spins_per_scatter", "retrigger_per_scatter", "chain_scatters"):
             if key in features:
                 report(("features", key), f"{key} needs trigger = the scatter trigger that starts the free spins")
         for name, mode in refs.get("bet_modes", {}).items():
             if mode.buy:
                 report(("bet_modes", name, "buy"), "a bought feature needs free spins ([features] trigger = ...)")
         return
-    for key in ("free_spins", "free_spins_mode"):
-        if key not in features:
-            report(("features", key), f"free spins need {key} (with trigger)")
-    if "free_spins" in features and "free_spins_mode" in features:
-        check_free_spins(features, report, refs)
+    for fixed, per in (("free_spins", "free_spins_per_scatter"), ("retrigger", "retrigger_per_scatter")):
+        if fixed in features and per in features:
+            report(("features", per), f"give {fixed} (spins by count) or {per} (spins per scatter), not both")
+    if "free_spins" not in features and "free_spins_per_scatter" not in features:
+        report(("features", "free_spins"), "free spins need free_spins (or free_spins_per_scatter) with trigger")
+    if "free_spins_mode" not in features:
+        report(("features", "free_spins_mode"), "free spins need free_spins_mode (with trigger)")
+    if "free_spins_mode" in features and ("free_spins" in features or "free_spins_per_scatter" in features):
+        least = str(refs["trigger"][features["trigger"]].min_count)
+        checked = dict(features)  # a per-scatter award passes the map checks as an award at the trigger's least count
+        for key in ("free_spins", "retrigger"):
+            if f"{key}_per_scatter" in features:
+                checked[key] = {least: 1}
+        check_free_spins(checked, report, refs)
     if features.get("refill_mode") == "base":
         report(("features", "refill_mode"), "refill strips need strip sets of their own mode (not \"base\")")
 

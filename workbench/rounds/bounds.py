@@ -255,7 +255,8 @@ def tumble_bound(game: Game, stake=None) -> RoundBound:
     symbols = max(1, cells * top_value)  # the multiplier symbols on a final screen add up to at most this
     chain = (cascades + 1) * drop
     # the paid spin: its first drop (component of the pay rule) and the rest of the chain (tumble): 2 x the chain
-    base = scatters + 2 * chain * base_ladder * symbols
+    # with chain_scatters = "paid" the final screen's scatter pays over the first drop's go to tumble: once more at most
+    base = scatters * (2 if f.get("chain_scatters") == "paid" else 1) + 2 * chain * base_ladder * symbols
     feature = 0
     spins = 0
     if "trigger" in f:

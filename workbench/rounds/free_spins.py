@@ -452,7 +452,7 @@ def bought(game: Game, names: list, probabilities: list, state_count: np.ndarray
         return names, probabilities, state_count, np.zeros(0, dtype=np.int64)
     counts = mode.bought_counts
     total = sum(w for _, w in counts)
-    prefix = names[0].split(":")[0]
+    prefix = names[0].split(":")[0] if names else "free_spins"  # (a tumble over the chain has no count strata)
     return ([f"{prefix}:{c} (bought)" for c, _ in counts], [Fraction(w, total) for _, w in counts],
             np.array([min(int(c), cap) for c, _ in counts], dtype=np.int64),
             np.cumsum([w for _, w in counts]).astype(np.int64))

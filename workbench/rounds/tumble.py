@@ -64,7 +64,7 @@ from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, updat
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
-from . import MAX_FREE_SPINS, TUMBLE_RULES
+from . import CHAIN_SCATTERS, MAX_FREE_SPINS, TUMBLE_RULES
 from .free_spins import bought, bought_state, lines_count_states
 from .windows import virtual_strips
 
@@ -89,6 +89,7 @@ TumbleParams = namedtuple("TumbleParams", [
     "ladder_base", "ladder_free", "carry", "max_cascades", "mult_sym", "mcum", "mvals", "persistent",
     "comp_rule", "comp_tumble", "comp_fs", "trigger_group", "min_count", "cap_count", "award", "retrigger", "max_spins",
     "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value",
+    "chain_scatters",  # 0: scatters count on the first drop; 1: over the whole chain (triggers); 2: and they pay so
 ])
 
 
@@ -253,6 +254,28 @@ def first_drop_groups(p, amounts, into):
     return found
 
 
+@njit(cache=True, inline="always")
+def final_groups(p):
+    """(the trigger group's count, what every scatter group pays) on the screen as it stands (pay units, x1):
+    the chain's final screen, where every scatter that dropped in during the cascades has stayed."""
+    g_arr = p.groups
+    rows = p.pay.rows
+    found = 0
+    units = 0
+    for g in range(g_arr.mode.shape[0]):
+        code = 0
+        for r in range(rows.shape[0]):
+            c = 0
+            for row in range(rows[r]):
+                c += g_arr.member[g, p.screen[r, row]]
+            code = update_code(g_arr.mode[g], 1 << 30, code, c)
+        count = code_count(g_arr.mode[g], code)
+        units += g_arr.pays[g, min(count, g_arr.cap[g])]
+        if g == p.trigger_group:
+            found = count
+    return found, units
+
+
 #: what :func:`chain` returns (pay units; a named tuple, which numba compiles as a record of fields)
 ChainResult = namedtuple("ChainResult", ("first", "paid", "multiplier_total", "multipliers", "step"))
 
@@ -321,6 +344,10 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
         total += scratch[0]
         drops = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
         paid, m, n_m = drops.paid, drops.multiplier_total, drops.multipliers
+        if p.chain_scatters > 0:  # the scatters that dropped in during the cascades count (and pay, with 2)
+            c, units = final_groups(p)
+            if p.chain_scatters == 2:
+                total += units - scratch[0]
         if p.carry:
             step = drops.step + 1 if paid > 0 else drops.step  # the next spin's first drop climbs on after a win
         if m > 0:
@@ -368,6 +395,7 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
     src = fill_screen(p, p.base, s, rng)
     count = first_drop_groups(p, amounts, -1)
+    first_units = final_groups(p)[1] if p.chain_scatters == 2 else 0
     # np.int64(...) and variables, never literals, as arguments of the compiled steps: a literal argument would
     # compile the step a second time for its literal type (benchmarks/bench_compile.py)
     drops = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, np.int64(0))
@@ -378,11 +406,17 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
             adjust[p.comp_tumble] += float(paid) * (p.mean_value * n_m - m)
         paid *= m
     amounts[p.comp_rule] += first
-    if paid > first:
-        amounts[p.comp_tumble] += paid - first
+    extra = paid - first
+    if p.chain_scatters > 0:  # the scatters that dropped in during the cascades count (and pay, with 2)
+        count, units = final_groups(p)
+        if p.chain_scatters == 2:
+            extra += units - first_units
+    if extra > 0:
+        amounts[p.comp_tumble] += extra
         counters[TUMBLE_ROUNDS] += 1
-    if stratum < 0 and p.has_fs and count >= p.min_count:
-        play_free_spins(p, rng, amounts, adjust, counters, np.int64(count), conditional)  # conditional is False here
+    # over the chain, the trigger is not a fact of the first drop: the tumble stratum plays the free spins too
+    if (stratum < 0 or p.chain_scatters > 0) and p.has_fs and count >= p.min_count:
+        play_free_spins(p, rng, amounts, adjust, counters, np.int64(count), conditional)
 
 
 @njit(cache=True, _nrt=False)
@@ -480,6 +514,17 @@ def _refuse(game: Game) -> None:
         raise SimulationError(f"{game.name}: the tumble round does not pay bonus award tables")
 
 
+def _award(f, key: str, min_count: int, cap_count: int) -> np.ndarray:
+    """int64[cap_count + 1]: the spins ``[features] key`` awards for each count: by the map, or ``key_per_scatter``
+    spins per scatter."""
+    per = f.get(f"{key}_per_scatter")
+    if per is None:
+        return _spins_by_count(f.get(key, {}), min_count, cap_count)
+    out = np.zeros(cap_count + 1, dtype=np.int64)
+    out[min_count:] = int(per) * np.arange(min_count, cap_count + 1, dtype=np.int64)
+    return out
+
+
 def _spins_by_count(spins: dict, min_count: int, cap_count: int) -> np.ndarray:
     by_key = {parse_count(k): int(v) for k, v in spins.items()}
     out = np.zeros(cap_count + 1, dtype=np.int64)
@@ -538,14 +583,22 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         trigger = game.triggers[f["trigger"]]
         trigger_group = list(game.scatters).index(trigger.scatter)
         min_count = trigger.min_count
-        keys = [parse_count(k) for k in f["free_spins"]] + [parse_count(k) for k in f.get("retrigger", {})]
-        cap_count = max(keys + [min_count])
+        keys = [parse_count(k) for k in f.get("free_spins", {})] + [parse_count(k) for k in f.get("retrigger", {})]
+        per_scatter = "free_spins_per_scatter" in f or "retrigger_per_scatter" in f
+        # spins per scatter: every count a screen can show plays differently
+        cap_count = sum(int(r) for r in game.rows) if per_scatter else max(keys + [min_count])
         count_mode = ADJACENT if game.scatters[trigger.scatter].counting == "adjacent_from_first_reel" else ANYWHERE
-        award = _spins_by_count(f["free_spins"], min_count, cap_count)
-        retrigger = _spins_by_count(f.get("retrigger", {}), min_count, cap_count)
-        names = [f"free_spins:{c}" + ("+" if c == cap_count else "") for c in range(min_count, cap_count + 1)]
+        award = _award(f, "free_spins", min_count, cap_count)
+        retrigger = _award(f, "retrigger", min_count, cap_count)
         probabilities = lines_count_states(game, trigger_group, count_mode, min_count, cap_count)
-        state_count = np.arange(min_count, cap_count + 1, dtype=np.int64)
+        top = max([c for c, p in zip(range(min_count, cap_count + 1), probabilities) if p > 0], default=min_count)
+        if per_scatter:  # the counts above the most the base strips show are never a stratum
+            probabilities = probabilities[: top - min_count + 1]
+        last = min_count + len(probabilities) - 1
+        names = [f"free_spins:{c}" + ("+" if c == cap_count else "") for c in range(min_count, last + 1)]
+        state_count = np.arange(min_count, last + 1, dtype=np.int64)
+        if f.get("chain_scatters", "none") != "none":  # the trigger is a fact of the chain: the tumble stratum plays it
+            names, probabilities = [], []
     buy = np.zeros(0, dtype=np.int64)
     if game.bet_mode.buy:
         if not has_fs:
@@ -565,6 +618,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         min_count=np.int64(min_count), cap_count=np.int64(cap_count), award=award, retrigger=retrigger,
         max_spins=np.int64(max_spins), has_fs=has_fs, has_tumble_stratum=np.int64(0 if buy.shape[0] else 1),
         state_count=state_count, buy=buy, cost_units=pay_scale(game).cost_units,
+        chain_scatters=np.int64(CHAIN_SCATTERS.index(f.get("chain_scatters", "none"))),
         # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
         rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),
     )
@@ -576,4 +630,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                       strata=tuple(Stratum(n, p, moves_with_base_strips=(n == "tumble"), first_screen=(n == "tumble"))
                                    for n, p in zip(names, probabilities)),
                       features=tuple(features),
-                      stake=stake, notes={"tumble": "exact first drop + simulated cascades (and free spins by trigger count)"})
+                      stake=stake, notes={"tumble": "exact first drop + simulated cascades (and free spins by trigger count)"
+                                          if f.get("chain_scatters", "none") == "none" else
+                                          "exact first drop + simulated cascades and free spins (scatters counted over "
+                                          "the whole chain: the trigger is simulated with the chain)"})

@@ -44,6 +44,14 @@ def screen_game(game: Game, mode: str = "base") -> Game:
             del doc["strip_sets"][name]
         else:
             table["mode"] = "base"
+    for spec in doc["symbols"].values():  # the symbols as the mode shows them ([symbols] by_mode), one mode left
+        override = spec.get("by_mode", {}).get(mode, {})
+        for key in ("multiplier", "substitutes"):
+            if key in override:
+                spec[key] = override[key]
+        for key in ("by_mode", "modes"):
+            if key in spec:
+                del spec[key]
     return loads_game(tomlkit.dumps(doc), f"{game.path or game.name} (screens of mode {mode})")
 
 

@@ -1,0 +1,108 @@
+"""Tumble scatters over the whole chain and free spins per scatter (``[features] chain_scatters``,
+``free_spins_per_scatter``, ``retrigger_per_scatter``).
+
+The compiled round against the slow reference (:func:`workbench.reference.tumble_round`) component by component,
+exact + conditional against end to end, the strata (none by first-drop count when the chain counts; per-scatter
+counts up to the most the strips show) and validation.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from workbench import reference
+from workbench.errors import ReelsetError
+from workbench.simulate import estimate_rtp, round_model, simulate
+
+from test_rounds_tumble import SMALL_REELS, game_text, load
+
+FREE = ["A M B C A D S S", "B A S C C A M", "A B M C A S D"]
+
+
+def feature_game(tmp_path, rule: str, spins: str, chain: str):
+    free = '[strip_sets.free]\nmode = "free_spins"\n' + "\n".join(f'reel{i + 1} = "{s}"' for i, s in enumerate(FREE))
+    features = f"""trigger = "fs"
+{spins}
+max_free_spins = 15
+free_spins_mode = "free_spins"
+multiplier_symbol = "M"
+multiplier_values = "bombs"
+chain_scatters = "{chain}"
+"""
+    extra = free + '\n[triggers.fs]\nscatter = "S"\nmin_count = 2\n[tables.bombs]\nentries = [{ value = 2, weight = 3 }, { value = 5, weight = 1 }]\n'
+    reels = [r + " S" if i == 2 else r for i, r in enumerate(SMALL_REELS[rule])]
+    return load(tmp_path, game_text(rule, reels, features=features, extra=extra), f"{rule}_{chain}.toml")
+
+
+CASES = [
+    ("scatter_pays", "free_spins = { 2 = 3, 3 = 5 }\nretrigger = { 3 = 2 }", "trigger"),
+    ("cluster", "free_spins_per_scatter = 2\nretrigger_per_scatter = 1", "paid"),
+    ("ways", "free_spins_per_scatter = 2", "none"),
+]
+
+
+@pytest.mark.parametrize("rule, spins, chain", CASES)
+def test_rounds_pay_as_the_reference(tmp_path, rule, spins, chain):
+    game = feature_game(tmp_path, rule, spins, chain)
+    rng = random.Random(31)
+    n_ref = 20_000
+    per_component = {k: [] for k in ("first", "tumble", "free_spins")}
+    for _ in range(n_ref):
+        for k, v in reference.tumble_round(game, rng).items():
+            per_component[k].append(float(v) / float(game.bet.cost))
+    result = simulate(game, 1_000_000, seed=32)
+    compiled = {"first": result.components[game.pays.rule].value + result.components["scatter:S"].value,
+                "tumble": result.components["tumble"].value, "free_spins": result.components["free_spins"].value}
+    ci = {"first": math.hypot(result.components[game.pays.rule].ci95, result.components["scatter:S"].ci95),
+          "tumble": result.components["tumble"].ci95, "free_spins": result.components["free_spins"].ci95}
+    for k, values in per_component.items():
+        mean = float(np.mean(values))
+        se = math.hypot(float(np.std(values)) / math.sqrt(n_ref), ci[k] / 1.96)
+        assert abs(mean - compiled[k]) < 4.5 * max(se, 1e-9), (k, mean, compiled[k])
+    assert result.counters["free_spins"] > 500
+    estimate = estimate_rtp(game, precision=0.02, seed=33, max_seconds=15)
+    assert abs(estimate.rtp - result.rtp) < 4.5 * math.hypot(estimate.rtp_ci95, result.rtp_ci95) / 1.96
+
+
+def test_counting_over_the_chain_triggers_more_and_has_no_first_drop_strata(tmp_path):
+    first = feature_game(tmp_path, "scatter_pays", "free_spins = { 2 = 3 }", "none")
+    chain = feature_game(tmp_path, "scatter_pays", "free_spins = { 2 = 3 }", "trigger")
+    assert [s.name for s in round_model(chain).strata] == ["tumble"]
+    assert [s.name for s in round_model(first).strata][0] == "tumble" and len(round_model(first).strata) > 1
+    a, b = simulate(first, 200_000, seed=34), simulate(chain, 200_000, seed=34)
+    assert b.counters["free_spins"] > a.counters["free_spins"]  # scatters dropping in trigger too
+    # the first drop is the same exact part either way
+    assert a.components["scatter_pays"].value == pytest.approx(b.components["scatter_pays"].value, rel=0.05)
+
+
+def test_per_scatter_strata_stop_at_the_most_the_strips_show(tmp_path):
+    game = feature_game(tmp_path, "ways", "free_spins_per_scatter = 2", "none")
+    names = [s.name for s in round_model(game).strata]
+    # reels 1 and 3 carry one S each: at most 2 on a screen, though a per-scatter award reads counts up to 9 cells
+    assert names == ["tumble", "free_spins:2"]
+    assert round_model(game).params.award[9] == 18
+
+
+@pytest.mark.parametrize("spins, key, message", [
+    ('free_spins = { 2 = 3 }\nfree_spins_per_scatter = 2', "features.free_spins_per_scatter", "not both"),
+    ('free_spins = { 2 = 3 }\nchain_scatters = "all"', "features.chain_scatters", "all"),
+    ('free_spins_per_scatter = 0', "features.free_spins_per_scatter", "minimum"),
+])
+def test_bad_chain_and_per_scatter_keys(tmp_path, spins, key, message):
+    free = '[strip_sets.free]\nmode = "free_spins"\n' + "\n".join(f'reel{i + 1} = "{s}"' for i, s in enumerate(FREE))
+    features = f'trigger = "fs"\n{spins}\nfree_spins_mode = "free_spins"\n'
+    extra = free + '\n[triggers.fs]\nscatter = "S"\nmin_count = 2\n'
+    with pytest.raises(ReelsetError) as err:
+        load(tmp_path, game_text("ways", SMALL_REELS["ways"], features=features, extra=extra))
+    assert any(p.key == key and message in p.message for p in err.value.problems), \
+        [(p.key, p.message) for p in err.value.problems]
+
+
+def test_per_scatter_needs_a_trigger(tmp_path):
+    with pytest.raises(ReelsetError) as err:
+        load(tmp_path, game_text("ways", SMALL_REELS["ways"], features="free_spins_per_scatter = 2"))
+    assert any(p.key == "features.free_spins_per_scatter" and "needs trigger" in p.message for p in err.value.problems)
