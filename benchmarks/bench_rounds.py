@@ -38,9 +38,11 @@ from bench_rules import NumpyDraws, ROOT, fmt, sim_rates, spread  # noqa: E402  
 from workbench import load_game  # noqa: E402
 from workbench.simulate import estimate_rtp, simulate  # noqa: E402
 
-FREE_SPINS_GAMES = ("examples/ways_free_spins", "examples/sticky_wilds_ante")
+# the 1,024-ways game: a wild drawn x2 / x3 per cell in the free spins only (issue 29, per-mode symbols)
+FREE_SPINS_GAMES = ("examples/ways_free_spins", "examples/sticky_wilds_ante", "examples/ways_1024_free_wild_multipliers")
 OTHER_GAMES = ("examples/hold_and_respin_coins",)
-TUMBLE_GAMES = ("examples/pay_anywhere_tumble", "examples/cluster_tumble_7x7")
+# the chain game: scatters counted and paid over the whole chain, free spins per scatter (issue 29)
+TUMBLE_GAMES = ("examples/pay_anywhere_tumble", "examples/cluster_tumble_7x7", "examples/pay_anywhere_tumble_chain")
 SETUP_GAMES = FREE_SPINS_GAMES + OTHER_GAMES + TUMBLE_GAMES
 
 

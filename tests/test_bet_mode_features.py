@@ -13,8 +13,6 @@ Each against the slow reference (workbench.reference) or an end-to-end simulatio
 from __future__ import annotations
 
 import math
-import random
-import statistics
 from fractions import Fraction
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from workbench.io import load_game, loads_game
 from workbench.simulate import estimate_rtp, round_model, simulate
 
 from test_mode_symbols import small_text
+from test_rounds_free_spins import assert_strata_equal_the_reference
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "reelsets" / "examples"
 DRAFT = EXAMPLES / "ways_1024_free_wild_multipliers.toml"
@@ -95,32 +94,17 @@ def test_a_drawn_buy_count_is_one_stratum_per_count_with_its_exact_probability()
     both = math.hypot(result.rtp_ci95, est.rtp_ci95) / 1.96
     assert abs(result.rtp - est.rtp) < 4.5 * both, (result.rtp, est.rtp, both)
     # each stratum against the slow reference, which plays the mode's own free game
-    from workbench import reference
-
-    rng = random.Random(5)
-    for stratum in est.strata:
-        count = int(stratum.name.split(":")[1].split()[0])
-        wins = [float(reference.free_spins_feature(bought, count, rng) / bought.bet.cost / bought.bet_mode.cost)
-                for _ in range(2000)]
-        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
-        assert abs(stratum.mean_extra - mean) < 4.5 * math.hypot(se, stratum.ci95 / 1.96), (stratum, mean, se)
+    assert_strata_equal_the_reference(bought, est, 5, 2000)
 
 
 def test_retriggers_on_fewer_scatters_equal_the_slow_reference():
-    from workbench import reference
-
     features = 'trigger = "fs"\nfree_spins = { 2 = 3 }\nfree_spins_mode = "free"\nretrigger_min_count = 1\n' \
                'retrigger = { 1 = 1, 2 = 3 }\nmax_free_spins = 12'
     game = loads_game(small_text(features=features), "retrigger.toml")
     est = estimate_rtp(game, precision=0.01, seed=6)
     result = simulate(game, 100_000, seed=7)
     assert result.counters["free_spins:retriggers"] > result.counters["free_spins"]  # one SCAT is enough
-    rng = random.Random(8)
-    for stratum in est.strata:
-        count = int(stratum.name.split(":")[1].rstrip("+"))
-        wins = [float(reference.free_spins_feature(game, count, rng) / game.bet.cost) for _ in range(1500)]
-        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
-        assert abs(stratum.mean_extra - mean) < 4.5 * math.hypot(se, stratum.ci95 / 1.96), (stratum, mean, se)
+    assert_strata_equal_the_reference(game, est, 8, 1500)
 
 
 @pytest.mark.parametrize("example, table, replaced", [

@@ -12,9 +12,7 @@ agrees with exact + conditional.
 from __future__ import annotations
 
 import math
-import random
 import re
-import statistics
 from pathlib import Path
 
 import pytest
@@ -25,6 +23,8 @@ from workbench.errors import ReelsetError
 from workbench.exact import par
 from workbench.io import load_game, loads_game
 from workbench.simulate import estimate_rtp, simulate
+
+from test_rounds_free_spins import assert_strata_equal_the_reference
 
 DRAFT = Path(__file__).resolve().parent.parent / "reelsets" / "examples" / "ways_1024_free_wild_multipliers.toml"
 
@@ -224,19 +224,8 @@ def mode_symbol_games(draw):
 def test_compiled_feature_equals_the_slow_reference(text):
     """The compiled feature's mean per trigger count equals workbench.reference.free_spins_feature's (both
     simulated: within 4.5 combined standard errors) on random games whose wild differs in the free spins."""
-    from workbench import reference
-
     game = loads_game(text, "random.toml")
-    est = estimate_rtp(game, precision=0.01, seed=11)
-    rng = random.Random(12)
-    for stratum in est.strata:
-        if stratum.probability == 0:
-            continue
-        count = int(stratum.name.split(":")[1].rstrip("+"))
-        wins = [float(reference.free_spins_feature(game, count, rng) / game.bet.cost) for _ in range(800)]
-        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
-        both = math.hypot(se, stratum.ci95 / 1.96)
-        assert abs(stratum.mean_extra - mean) < 4.5 * both + 1e-12, (stratum.name, stratum.mean_extra, mean, both)
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=11, max_seconds=15), 12, 800)
 
 
 # ---------------------------------------------------------------------------

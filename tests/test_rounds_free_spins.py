@@ -95,6 +95,27 @@ def per_spin_rtp(free=REELS_FREE) -> Fraction:
     return par(loads_game(lines_text("free_spins = { 2 = 1 }", base=free), "free.toml"), full_cycle=False).rtp_exact
 
 
+def assert_strata_equal_the_reference(game, est, seed: int, samples: int) -> None:
+    """Each stratum's mean of ``est`` (x the mode's cost) equals the mean of ``samples`` features of
+    :func:`workbench.reference.free_spins_feature` started by its count, drawn with ``random.Random(seed)`` (both
+    simulated: within 4.5 combined standard errors); strata of probability 0 are left out."""
+    import random
+    import statistics
+
+    from workbench import reference
+
+    rng = random.Random(seed)
+    cost = game.bet.cost * game.bet_mode.cost
+    for stratum in est.strata:
+        if stratum.probability == 0:
+            continue
+        count = int(stratum.name.split(":")[1].split()[0].rstrip("+"))
+        wins = [float(reference.free_spins_feature(game, count, rng) / cost) for _ in range(samples)]
+        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
+        both = math.hypot(se, stratum.ci95 / 1.96)
+        assert abs(stratum.mean_extra - mean) < 4.5 * both + 1e-12, (stratum.name, stratum.mean_extra, mean, both)
+
+
 def brute_force_counts(game, mode: str = "base") -> dict:
     """Probability of each SCAT count (anywhere) over every stop combination of the mode's strip set."""
     strip_set = game.strip_sets_for(mode)[0]
@@ -238,22 +259,9 @@ FEATURES_TO_CHECK = {
 def test_feature_equals_the_slow_reference(label):
     """The compiled feature's mean per trigger count equals the slow reference's (both simulated: within 4.5
     combined standard errors), for every wild mode, multiplier growth, retrigger, limit and cap."""
-    import random
-    import statistics
-
-    from workbench import reference
-
     counting = "adjacent_from_first_reel" if "adjacent" in label else "anywhere"
     game = loads_game(lines_text(FEATURES_TO_CHECK[label], counting=counting), "fs.toml")
-    est = estimate_rtp(game, precision=0.01, seed=9)
-    rng = random.Random(10)
-    cost = game.bet.cost
-    for stratum in est.strata:
-        count = int(stratum.name.split(":")[1].rstrip("+"))
-        wins = [float(reference.free_spins_feature(game, count, rng) / cost) for _ in range(3000)]
-        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
-        both = math.hypot(se, stratum.ci95 / 1.96)
-        assert abs(stratum.mean_extra - mean) < 4.5 * both + 1e-12, (label, stratum.name, stratum.mean_extra, mean, both)
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=9), 10, 3000)
 
 
 def test_wilds_need_a_lines_game_and_a_one_row_wild():
@@ -319,22 +327,10 @@ def test_table_feature_mean_has_its_closed_form(entries, mean_spins):
 def test_table_feature_equals_the_slow_reference():
     """Spins and retriggers drawn from tables (per count and for every count), with a limit and sticky wilds: the
     compiled feature's mean per trigger count equals workbench.reference.free_spins_feature's."""
-    import random
-    import statistics
-
-    from workbench import reference
-
     features = ('free_spins_table = "fs"\nretrigger_table = "rt"\nmax_free_spins = 14\nfree_spins_wilds = "sticky"\n'
                 'wild_symbol = "WILD"')
     game = loads_game(lines_text(features) + tables_text(fs=SPINS_BY_COUNT, rt=SPINS_ANY), "fs.toml")
-    est = estimate_rtp(game, precision=0.01, seed=12)
-    rng = random.Random(13)
-    for stratum in est.strata:
-        count = int(stratum.name.split(":")[1].rstrip("+"))
-        wins = [float(reference.free_spins_feature(game, count, rng) / game.bet.cost) for _ in range(3000)]
-        mean, se = statistics.fmean(wins), statistics.stdev(wins) / math.sqrt(len(wins))
-        both = math.hypot(se, stratum.ci95 / 1.96)
-        assert abs(stratum.mean_extra - mean) < 4.5 * both + 1e-12, (stratum.name, stratum.mean_extra, mean, both)
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=12), 13, 3000)
 
 
 def test_reference_draws_table_spins_by_count():

@@ -199,6 +199,27 @@ def test_bought_free_spins_are_the_trigger_state_of_four():
     assert abs(natural.rtp - direct.rtp) < 1.2 * math.hypot(natural.rtp_ci95, direct.rtp_ci95)
 
 
+def assert_rounds_equal_the_reference(game, seed: int, rounds: int, sim_seed: int, sim_rounds: int = 1_000_000):
+    """Per component (the first drop with its scatter pays, tumble, free_spins) the mean of ``rounds`` rounds of
+    :func:`workbench.reference.tumble_round` (``random.Random(seed)``) equals the compiled simulation's of
+    ``sim_rounds`` rounds (within 4.5 combined standard errors); returns the simulation."""
+    rng = random.Random(seed)
+    per_component = {k: [] for k in ("first", "tumble", "free_spins")}
+    for _ in range(rounds):
+        for k, v in reference.tumble_round(game, rng).items():
+            per_component[k].append(float(v) / float(game.bet.cost))
+    result = simulate(game, sim_rounds, seed=sim_seed)
+    compiled = {"first": result.components[game.pays.rule].value + result.components["scatter:S"].value,
+                "tumble": result.components["tumble"].value, "free_spins": result.components["free_spins"].value}
+    ci = {"first": math.hypot(result.components[game.pays.rule].ci95, result.components["scatter:S"].ci95),
+          "tumble": result.components["tumble"].ci95, "free_spins": result.components["free_spins"].ci95}
+    for k, values in per_component.items():
+        mean = float(np.mean(values))
+        se = math.hypot(float(np.std(values)) / math.sqrt(rounds), ci[k] / 1.96)
+        assert abs(mean - compiled[k]) < 4.5 * max(se, 1e-9), (k, mean, compiled[k])
+    return result
+
+
 def _feature_game(tmp_path, rule: str, persistent: bool, carries: bool = False):
     bombs = ["A M B C A D S S", "B A S C C A M", "A B M C A S D"]
     free = '[strip_sets.free]\nmode = "free_spins"\n' + "\n".join(f'reel{i + 1} = "{s}"' for i, s in enumerate(bombs))
@@ -221,23 +242,7 @@ free_spins_ladder_carries = {str(carries).lower()}
 @pytest.mark.parametrize("rule,persistent,carries", [("scatter_pays", True, False), ("ways", False, True),
                                                      ("cluster", True, True)])
 def test_multiplier_symbols_and_free_spins_pay_as_the_reference(tmp_path, rule, persistent, carries):
-    game = _feature_game(tmp_path, rule, persistent, carries)
-    rng = random.Random(11)
-    n_ref = 30_000
-    per_component = {k: [] for k in ("first", "tumble", "free_spins")}
-    for _ in range(n_ref):
-        out = reference.tumble_round(game, rng)
-        for k, v in out.items():
-            per_component[k].append(float(v) / float(game.bet.cost))
-    result = simulate(game, 1_000_000, seed=12)
-    compiled = {"first": result.components[game.pays.rule].value + result.components["scatter:S"].value,
-                "tumble": result.components["tumble"].value, "free_spins": result.components["free_spins"].value}
-    ci = {"first": math.hypot(result.components[game.pays.rule].ci95, result.components["scatter:S"].ci95),
-          "tumble": result.components["tumble"].ci95, "free_spins": result.components["free_spins"].ci95}
-    for k, values in per_component.items():
-        mean = float(np.mean(values))
-        se = math.hypot(float(np.std(values)) / math.sqrt(n_ref), ci[k] / 1.96)
-        assert abs(mean - compiled[k]) < 4.5 * max(se, 1e-9), (k, mean, compiled[k])
+    result = assert_rounds_equal_the_reference(_feature_game(tmp_path, rule, persistent, carries), 11, 30_000, 12)
     assert result.counters["free_spins"] > 1000 and result.counters["tumble:multiplied"] > 0
 
 

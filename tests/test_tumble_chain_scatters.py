@@ -9,16 +9,13 @@ counts up to the most the strips show) and validation.
 from __future__ import annotations
 
 import math
-import random
 
-import numpy as np
 import pytest
 
-from workbench import reference
 from workbench.errors import ReelsetError
 from workbench.simulate import estimate_rtp, round_model, simulate
 
-from test_rounds_tumble import SMALL_REELS, game_text, load
+from test_rounds_tumble import SMALL_REELS, assert_rounds_equal_the_reference, game_text, load
 
 FREE = ["A M B C A D S S", "B A S C C A M", "A B M C A S D"]
 
@@ -48,21 +45,7 @@ CASES = [
 @pytest.mark.parametrize("rule, spins, chain", CASES)
 def test_rounds_pay_as_the_reference(tmp_path, rule, spins, chain):
     game = feature_game(tmp_path, rule, spins, chain)
-    rng = random.Random(31)
-    n_ref = 20_000
-    per_component = {k: [] for k in ("first", "tumble", "free_spins")}
-    for _ in range(n_ref):
-        for k, v in reference.tumble_round(game, rng).items():
-            per_component[k].append(float(v) / float(game.bet.cost))
-    result = simulate(game, 1_000_000, seed=32)
-    compiled = {"first": result.components[game.pays.rule].value + result.components["scatter:S"].value,
-                "tumble": result.components["tumble"].value, "free_spins": result.components["free_spins"].value}
-    ci = {"first": math.hypot(result.components[game.pays.rule].ci95, result.components["scatter:S"].ci95),
-          "tumble": result.components["tumble"].ci95, "free_spins": result.components["free_spins"].ci95}
-    for k, values in per_component.items():
-        mean = float(np.mean(values))
-        se = math.hypot(float(np.std(values)) / math.sqrt(n_ref), ci[k] / 1.96)
-        assert abs(mean - compiled[k]) < 4.5 * max(se, 1e-9), (k, mean, compiled[k])
+    result = assert_rounds_equal_the_reference(game, 31, 20_000, 32)
     assert result.counters["free_spins"] > 500
     estimate = estimate_rtp(game, precision=0.02, seed=33, max_seconds=15)
     assert abs(estimate.rtp - result.rtp) < 4.5 * math.hypot(estimate.rtp_ci95, result.rtp_ci95) / 1.96

@@ -230,22 +230,28 @@ def pay_screen(pa, screen, remove):
 
 
 @njit(cache=True, inline="always")
+def group_count(p, g):
+    """The count of scatter group ``g`` on the screen as it stands, counted in full (not up to the pay table's
+    largest count: the trigger may need more than it pays for)."""
+    g_arr = p.groups
+    rows = p.pay.rows
+    code = 0
+    for r in range(rows.shape[0]):
+        c = 0
+        for row in range(rows[r]):
+            c += g_arr.member[g, p.screen[r, row]]
+        code = update_code(g_arr.mode[g], 1 << 30, code, c)
+    return code_count(g_arr.mode[g], code)
+
+
+@njit(cache=True, inline="always")
 def first_drop_groups(p, amounts, into):
     """Pay the scatter groups of the first drop (to their components, or all to ``into`` >= 0); returns the
     trigger group's count (0 without a trigger)."""
     g_arr = p.groups
-    rows = p.pay.rows
-    screen = p.screen
     found = 0
     for g in range(g_arr.mode.shape[0]):
-        code = 0
-        for r in range(rows.shape[0]):
-            c = 0
-            for row in range(rows[r]):
-                c += g_arr.member[g, screen[r, row]]
-            # counted in full (not up to the pay table's largest count): the trigger may need more than it pays for
-            code = update_code(g_arr.mode[g], 1 << 30, code, c)
-        count = code_count(g_arr.mode[g], code)
+        count = group_count(p, g)
         units = g_arr.pays[g, min(count, g_arr.cap[g])]
         if units > 0:
             amounts[into if into >= 0 else g_arr.comp[g]] += units
@@ -259,17 +265,10 @@ def final_groups(p):
     """(the trigger group's count, what every scatter group pays) on the screen as it stands (pay units, x1):
     the chain's final screen, where every scatter that dropped in during the cascades has stayed."""
     g_arr = p.groups
-    rows = p.pay.rows
     found = 0
     units = 0
     for g in range(g_arr.mode.shape[0]):
-        code = 0
-        for r in range(rows.shape[0]):
-            c = 0
-            for row in range(rows[r]):
-                c += g_arr.member[g, p.screen[r, row]]
-            code = update_code(g_arr.mode[g], 1 << 30, code, c)
-        count = code_count(g_arr.mode[g], code)
+        count = group_count(p, g)
         units += g_arr.pays[g, min(count, g_arr.cap[g])]
         if g == p.trigger_group:
             found = count
