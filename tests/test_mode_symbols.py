@@ -225,7 +225,7 @@ def test_compiled_feature_equals_the_slow_reference(text):
     """The compiled feature's mean per trigger count equals workbench.reference.free_spins_feature's (both
     simulated: within 4.5 combined standard errors) on random games whose wild differs in the free spins."""
     game = loads_game(text, "random.toml")
-    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=11, max_seconds=15), 12, 800)
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=11, max_seconds=5), 12, 800)
 
 
 # ---------------------------------------------------------------------------
