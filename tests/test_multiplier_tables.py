@@ -138,6 +138,7 @@ rule = "lines"
 direction = "{draw(st.sampled_from(["left_to_right", "right_to_left", "both_ways"]))}"
 combine = "{draw(st.sampled_from(["product", "sum"]))}"
 multiply_wild_only = {str(draw(st.booleans())).lower()}
+line_win = "{draw(st.sampled_from(["after_multipliers", "before_multipliers"]))}"
 
 [bet]
 lines = {len(paylines)}

@@ -40,7 +40,7 @@ SETTINGS = settings(max_examples=examples(60), deadline=None,
 # ---------------------------------------------------------------------------
 def game_text(reels: int, symbols: dict, paytable: dict, groups: dict | None = None, direction: str = "left_to_right",
               combine: str = "product", wild_only: bool = False, strips: list | None = None, rows: int = 1,
-              lines: list | None = None) -> str:
+              lines: list | None = None, line_win: str = "after_multipliers") -> str:
     """``symbols``: name -> inline table text; ``paytable``: target -> {count: pay}; strips: one per reel."""
     names = list(symbols)
     strips = strips or [" ".join(names)] * reels
@@ -63,6 +63,7 @@ rule = "lines"
 direction = "{direction}"
 combine = "{combine}"
 multiply_wild_only = {"true" if wild_only else "false"}
+line_win = "{line_win}"
 
 [bet]
 lines = {len(lines)}
@@ -126,7 +127,9 @@ def best_win(game, line: list):
         is_wild = target in game.symbols and game.symbols[target].kind == "wild"
         m = 1 if is_wild and not game.pays.multiply_wild_only else _multiplier(game, line[:k])
         paid = pays[k] * m
-        key = (paid, k, target in game.symbols, -file_order.index(target))
+        # [pays] line_win: the candidates are ranked by their pay after (default) or before their multiplier
+        ranked_by = pays[k] if game.pays.line_win == "before_multipliers" else paid
+        key = (ranked_by, k, target in game.symbols, -file_order.index(target))
         if best_key is None or key > best_key:
             best, best_key = (target, k, m, paid), key
     return best
@@ -225,7 +228,8 @@ def rule_games(draw):
     direction = draw(st.sampled_from(["left_to_right", "right_to_left", "both_ways"]))
     combine = draw(st.sampled_from(["product", "sum"]))
     wild_only = draw(st.booleans())
-    return game_text(reels, symbols, paytable, groups, direction, combine, wild_only)
+    line_win = draw(st.sampled_from(["after_multipliers", "before_multipliers"]))
+    return game_text(reels, symbols, paytable, groups, direction, combine, wild_only, line_win=line_win)
 
 
 @SETTINGS

@@ -23,6 +23,8 @@ COUNTING_MODES = ("anywhere", "adjacent_from_first_reel")
 VISIBILITY_MODES = ("partial", "full")
 LINE_DIRECTIONS = ("left_to_right", "right_to_left", "both_ways")
 MULTIPLIER_COMBINE = ("product", "sum")
+# lines: which candidate of a line pays: the highest pay after its multipliers (default) or before them
+LINE_WIN_SELECTION = ("after_multipliers", "before_multipliers")
 
 
 def freeze(value: Any) -> Any:
@@ -123,13 +125,16 @@ class PayRule:
     full-length win pays once).  ``combine``: how the multipliers of several
     multiplier wilds in one win combine (``product`` or ``sum``; a win with no
     multiplier wild is x1).  ``multiply_wild_only``: whether a win made only of
-    wilds is multiplied too.
+    wilds is multiplied too.  ``line_win`` (lines only): the line pays the candidate with the highest pay after
+    its multipliers (``after_multipliers``) or the one with the highest paytable pay, then multiplied
+    (``before_multipliers``); frameworks differ, so it is declared.
     """
 
     rule: str = "lines"
     direction: str = "left_to_right"
     combine: str = "product"
     multiply_wild_only: bool = False
+    line_win: str = "after_multipliers"
 
     @property
     def definition(self):

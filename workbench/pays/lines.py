@@ -20,7 +20,9 @@ same, independently):
   ``t`` a wild itself ``M = 1`` unless ``game.pays.multiply_wild_only``.  The
   line pays the candidate with the highest multiplied pay ("highest win per
   line"); ties: more symbols, then pure symbols before groups, then file order
-  (symbols in ``[symbols]`` order, then groups in ``[groups]`` order).
+  (symbols in ``[symbols]`` order, then groups in ``[groups]`` order).  With
+  ``[pays] line_win = "before_multipliers"`` the candidate with the highest
+  paytable pay ``pay(t, k)`` is chosen (the same ties) and paid x its ``M``.
 - right_to_left: the same, reading the line from the last reel to the first.
 - both_ways: the best left_to_right win plus the best right_to_left win; when
   both are the same full-length combination (count == reels) it is paid once.
@@ -177,6 +179,7 @@ class _ForwardRule:
         self.groups = {g: frozenset(m) for g, m in game.groups.items() if g not in game.symbols}
         self.combine_sum = game.pays.combine == "sum"
         self.wild_only = game.pays.multiply_wild_only
+        self.before = game.pays.line_win == "before_multipliers"
         self.mult = {s: (sym.multiplier if sym.kind == "wild" else 1) for s, sym in game.symbols.items()}
         self.has_mult = any(m > 1 for m in self.mult.values())
         self.wild_target = {t: t in game.symbols and game.symbols[t].kind == "wild" for t in self.targets}
@@ -218,7 +221,8 @@ class _ForwardRule:
         if c is None:
             return (Fraction(-1), 0, 0)
         t, k, _ = c
-        return (self.paid(c), k, -self.order[t])
+        # before_multipliers: the highest paytable pay is chosen (then multiplied); ties as the multiplied rule
+        return (self.pays[t][k] if self.before else self.paid(c), k, -self.order[t])
 
     def can_improve(self, depth: int, alive: frozenset) -> bool:
         return any(any(depth < k <= self.n and p > 0 for k, p in self.pays[t].items()) for t in alive)

@@ -29,7 +29,8 @@ def line_win(game: Game, symbols_on_line: list[str], side: str = "", line: int |
             continue
         pay = game.paytable[target][count]
         m = win_multiplier(game, symbols_on_line[:count], target, None if multipliers is None else multipliers[:count])
-        key = (pay * m, count, target in game.symbols, -order[target])
+        chosen_by = pay if game.pays.line_win == "before_multipliers" else pay * m  # [pays] line_win
+        key = (chosen_by, count, target in game.symbols, -order[target])
         if best_key is None or key > best_key:
             best, best_key = Win(target, count, m, pay, side, line), key
     return best

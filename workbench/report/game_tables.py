@@ -69,6 +69,8 @@ def pay_rule_text(game) -> str:
     if wilds:
         how = "multiplied together" if rule.combine == "product" else "added"
         extras.append(", ".join(f"{s.name} x{s.multiplier}" for s in wilds) + f" (several in one win: {how})")
+    if rule.is_lines and rule.line_win == "before_multipliers":  # [pays] line_win, declared
+        extras.append("a line pays its highest paytable win, chosen before multipliers")
     if game.groups:
         extras.append("groups " + ", ".join(f"{g} = {' / '.join(m)}" for g, m in game.groups.items()))
     text = game.rule.describe(game)  # the pay rule in words (model.rules)

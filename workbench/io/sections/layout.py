@@ -12,7 +12,7 @@ from typing import Any
 
 from ... import registry
 from ...model import rules
-from ...model import (LINE_DIRECTIONS, MULTIPLIER_COMBINE, SYMBOL_KINDS, ModeSymbol, PayRule, Symbol)
+from ...model import (LINE_DIRECTIONS, LINE_WIN_SELECTION, MULTIPLIER_COMBINE, SYMBOL_KINDS, ModeSymbol, PayRule, Symbol)
 from ...model.params import describe
 from ..limits import (
     NAME_RE, MAX_REELS, MAX_ROWS, MAX_PAYLINES, MAX_SYMBOLS, MAX_MULTIPLIER, MAX_WEIGHT, MAX_TALL, show_value,
@@ -52,7 +52,7 @@ class LayoutSections:
     def pay_rule(self, value: Any) -> PayRule:
         if self.table(("pays",), value) is None:
             return PayRule()
-        self.check_keys(("pays",), value, ("rule", "direction", "combine", "multiply_wild_only"))
+        self.check_keys(("pays",), value, ("rule", "direction", "combine", "multiply_wild_only", "line_win"))
         rule = self.string(("pays", "rule"), value.get("rule", "lines"), rules.names())
         if rule is None:  # reported; do not also report what a lines game would need
             self.rule_unknown = True
@@ -65,7 +65,12 @@ class LayoutSections:
         if not isinstance(wild_only, bool):
             self.problem(("pays", "multiply_wild_only"), f"expected true or false, got {describe(wild_only)}")
             wild_only = False
-        return PayRule(rule=rule, direction=direction, combine=combine, multiply_wild_only=wild_only)
+        line_win = self.string(("pays", "line_win"), value.get("line_win", "after_multipliers"),
+                               LINE_WIN_SELECTION) or "after_multipliers"
+        if "line_win" in value and not rules.get(rule).directions:
+            self.problem(("pays", "line_win"), f"line_win is for lines games: a {rule} game pays every win "
+                         f"{rules.get(rule).pays_where}, there is no best win of a line to choose")
+        return PayRule(rule=rule, direction=direction, combine=combine, multiply_wild_only=wild_only, line_win=line_win)
 
     def heights(self, value: Any, reels: int, rows: tuple, pays: PayRule) -> tuple | None:
         """``[grid] heights``: per reel, a weighted table of the rows it shows on a spin (variable-ways games)."""
