@@ -155,6 +155,9 @@ def refusal_key(game: Game, message: str, exact: bool = False) -> tuple:
         return ("bet_modes", mode.name, "max_win") if mode.max_win is not None else ("bet", "max_win")
     if "stop weights" in text:
         return _heaviest_strip(game)
+    if "forced screen" in text:  # a bought count the base strips cannot show (rounds.forced)
+        mode = game.bet_mode
+        return ("bet_modes", mode.name, "buy_count_table" if mode.buy_counts else "buy_count")
     if "line pays too large" in text or "prefix pays" in text:
         wilds = [name for name, sym in game.symbols.items() if sym.carries_multiplier]
         return ("symbols", wilds[0], "multiplier") if wilds else ("paytable",)

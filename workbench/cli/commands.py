@@ -120,6 +120,8 @@ def _print_estimates(result, label: str) -> None:
     for name, rtps in getattr(result, "options", {}).items():
         for option, value in rtps.items():
             print(f"  option {name}={option}: RTP {100 * value:.4f} %")
+    for note in result.limit_notes:  # a safety maximum that bound (workbench.simulate.limits)
+        print(f"  note              {note}")
 
 
 def cmd_simulate(args) -> int:

@@ -204,6 +204,9 @@ class BetMode:
     buy_counts: tuple = ()
     # ``[features]`` parameters this mode plays otherwise (its own free-spins strips, multiplier, retriggers ...)
     features: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    # a buy: ``paid``: the bought feature starts from a base screen showing the bought count, paid as a base spin
+    # (component ``forced_screen``); ``unpaid``: it starts at once
+    forced_screen: str = "unpaid"
 
     @property
     def bought_counts(self) -> tuple:

@@ -56,6 +56,23 @@ def drawn_spin(game: Game, strip_set: StripSet, stops: tuple, rng) -> dict:
     return spin_result(game, strip_set, stops, multipliers=drawn)
 
 
+def forced_screen(game: Game, count: int, rng, tries: int = 10_000_000) -> Fraction:
+    """What the forced trigger screen of a bought feature pays (``[bet_modes.*] forced_screen = "paid"``), credits
+    per bet multiplier: base spins (strip set by weight, stops by stop weight, the base game's symbols, table wilds
+    drawn) drawn until one shows exactly ``count`` of the trigger's scatters, paid as a base spin.  Rejection is slow
+    and obviously right: the screen has the base game's distribution given the count."""
+    base = game.in_strip_mode("base")
+    scatter = game.triggers[game.features["trigger"]].scatter
+    sets = [s for s in base.strip_sets.values() if s.mode == "base" and s.weight > 0]
+    for _ in range(tries):
+        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
+        result = drawn_spin(base, strip_set, stops, rng)
+        if result["scatters"][scatter] == count:
+            return result["win"]
+    raise RuntimeError(f"no base screen with {count} {scatter} in {tries:,} spins")
+
+
 def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     """One free-spins feature of a ``free_spins`` game (lines or ways) started by ``count`` scatters, played screen
     by screen with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).

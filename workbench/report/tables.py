@@ -364,10 +364,13 @@ def features_text(mode) -> str:
 
 
 def bought_text(mode) -> str:
-    """The count a bought feature starts with: "3", or drawn by weight "3 (weight 8), 4 (weight 1)"."""
-    if not mode.buy_counts:
-        return str(mode.buy_count)
-    return ", ".join(f"{c} (weight {w:,})" for c, w in mode.buy_counts) + ", drawn by weight"
+    """The count a bought feature starts with: "3", or drawn by weight "3 (weight 8), 4 (weight 1)"; and whether its
+    forced trigger screen is paid."""
+    counts = str(mode.buy_count) if not mode.buy_counts else (
+        ", ".join(f"{c} (weight {w:,})" for c, w in mode.buy_counts) + ", drawn by weight")
+    if mode.forced_screen == "paid":
+        counts += "; its forced trigger screen (a base screen showing that many) paid as a base spin"
+    return counts
 
 
 def stake_table(stake_results: dict) -> pd.DataFrame:

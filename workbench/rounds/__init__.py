@@ -115,6 +115,23 @@ def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
                 break
 
 
+def check_forced_screens(refs: dict, report, round_name: str, trigger=None) -> None:
+    """``[bet_modes.*] forced_screen = "paid"``: the free-spins round draws the screen (``trigger``: its scatter
+    trigger) for scatters counted anywhere on fixed reels; other rounds (``trigger`` None) do not pay one yet."""
+    for name, mode in refs.get("bet_modes", {}).items():
+        if mode.forced_screen != "paid":
+            continue
+        where = ("bet_modes", name, "forced_screen")
+        if trigger is None:
+            report(where, f"the {round_name} round does not pay a forced trigger screen yet: leave forced_screen out "
+                          "(the bought feature starts at once)")
+        elif trigger.scatter is not None and refs["scatter"][trigger.scatter].counting != "anywhere":
+            report(where, f"a forced trigger screen is drawn for scatters counted anywhere; [scatters.{trigger.scatter}] "
+                          f"counts {refs['scatter'][trigger.scatter].counting}")
+        elif refs.get("heights"):
+            report(where, "a forced trigger screen needs fixed reel heights ([grid] heights draws them per spin)")
+
+
 def check_free_spins(features: dict, report, refs: dict) -> None:
     """Cross-checks of a free-spins game's ``[features]`` beyond their types (key paths from the file root)."""
     trigger = refs["trigger"][features["trigger"]]
@@ -243,6 +260,7 @@ def check_free_spins_round(features: dict, report, refs: dict) -> None:
     """The ``free_spins`` template's checks: the feature's (:func:`check_free_spins`) and what its round plays."""
     check_round_limits(refs, report, "free-spins", heights=False, table_wilds=False)
     check_free_spins(features, report, refs)
+    check_forced_screens(refs, report, "free-spins", refs["trigger"][features["trigger"]])
     mode = features.get("free_spins_mode")
     if features.get("free_spins_wilds", "none") != "none":
         drawn = [name for name, sym in refs["symbol"].items() if sym.in_mode(mode).multiplier_table is not None]
@@ -307,6 +325,7 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
         report(("features", "trigger"), f"[triggers.{trigger.name}] pays a bonus award table; give hold and respin a "
                                         "trigger of its own")
     check_buy_counts(refs, trigger.min_count, "coins", report)
+    check_forced_screens(refs, report, "hold-and-respin")
     table = refs["table"][features["coin_values"]]
     for i, entry in enumerate(table.entries):
         path = ("tables", table.name, "entries", i)
@@ -395,6 +414,7 @@ TUMBLE_PARAMS = {
 def check_tumble(features: dict, report, refs: dict) -> None:
     """Cross-checks of a tumble game's ``[features]`` (key paths from the file root)."""
     check_round_limits(refs, report, "tumble", TUMBLE_RULES, table_wilds=False, groups=True, mode_symbols=False)
+    check_forced_screens(refs, report, "tumble")
     if refs["pays"].definition.directions and refs["pays"].direction != "left_to_right":
         report(("pays", "direction"), "the tumble round pays lines left to right only")
     symbols = refs["symbol"]

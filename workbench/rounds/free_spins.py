@@ -51,6 +51,7 @@ from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import apply_mask
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
+from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .plain import drawn_lines_mode, pay_drawn_windows
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
                    scatter_group_names, table_wild_outcomes, trigger_values, ways_fields)
@@ -75,7 +76,8 @@ FeatureParams = namedtuple(
 # mode's symbols, ``[symbols] by_mode``) and table-wild draws (``base_tw``, ``free_tw``: plain.TableWildParams, empty
 # when the mode has none), scatter groups and the trigger's group
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_lines", "base_tw", "free_tw", "scat",
-                                                 "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds"])
+                                                 "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds",
+                                                 "forced", "comp_forced"])
 # Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none, the screen is paid from its windows): the
 # wild's symbol id, scratch screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]``
 # the instances a cell showing symbol id adds to scatter group g (counted on the final screen, ``scat_mode[g]``).
@@ -84,7 +86,9 @@ WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3}
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
 # + ``tw``, the mode's table-wild draws: ways.TableWildOutcomes, never read when the mode has none)
 WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count", "tw"))
-FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs"])
+FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs", "forced", "comp_forced"])
+# a buy mode's forced trigger screen (``[bet_modes.*] forced_screen = "paid"``): forced.ForcedScreen, and the component
+# it pays to (-1: the bought feature starts without a screen)
 
 
 # ---------------------------------------------------------------------------
@@ -237,6 +241,13 @@ def play_feature_lines(p, rng, amounts, counters, count):
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
     state = bought_state(p.fs.buy, stratum, rng)
     if state >= 0:
+        if p.comp_forced >= 0:  # the forced trigger screen, paid as a base spin
+            s = draw_forced_stops(p.forced, state, rng)
+            for r in range(p.wins.shape[0]):
+                p.wins[r] = p.base.vwin[s, r, p.forced.out[r]]
+            pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter,
+                              rng)
+            amounts[p.comp_forced] += screen_total(p.fs.scratch)
         play_feature_lines(p, rng, amounts, counters, p.fs.state_count[state])
         return
     s = choose_set(p.base, rng)
@@ -291,6 +302,14 @@ def play_feature_ways(p, rng, amounts, counters, count):
 def play_round_ways(p, rng, amounts, adjust, counters, stratum):
     state = bought_state(p.fs.buy, stratum, rng)
     if state >= 0:
+        if p.comp_forced >= 0:  # the forced trigger screen, paid as a base spin
+            m = p.base
+            s = draw_forced_stops(p.forced, state, rng)
+            for i in range(m.outs.shape[0]):
+                o = m.vtab[s, i, 0, p.forced.out[i]]
+                m.outs[i] = drawn_outcome(m.tw, s, i, o, rng) if o < 0 else o
+            pay_outcomes(m, s, m.outs, p.fs.scratch)
+            amounts[p.comp_forced] += screen_total(p.fs.scratch)
         play_feature_ways(p, rng, amounts, counters, p.fs.state_count[state])
         return
     s, count = spin_ways(p.base, rng)
@@ -471,6 +490,20 @@ def bought_state(buy, stratum, rng):
     return weighted_index(buy, rng)
 
 
+def forced_screen(game: Game, components: list, stop_counts) -> tuple:
+    """(forced.ForcedScreen, its component) of the game's bet mode: a buy whose forced trigger screen is paid gets
+    component ``forced_screen`` (the screen's pays, as a base spin's) and the sampler of its screens; else none (-1).
+    ``stop_counts()``: per base strip set and reel, the trigger scatters each virtual stop shows."""
+    mode = game.bet_mode
+    if not (mode.buy and mode.forced_screen == "paid"):
+        return no_forced_screen(game.reels), np.int64(-1)
+    components.append("forced_screen")
+    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    tables = forced_screen_tables(f"{game.name}, bet mode {mode.name}", [int(c) for c, _ in mode.bought_counts],
+                                  stop_counts(), [s.weight for s in sets])
+    return tables, np.int64(len(components) - 1)
+
+
 def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, probabilities: list, stake) -> RoundModel:
     names = _state_names(int(fs.min_count), int(fs.cap_count))
     names, probabilities, state_count, buy = bought(game, names, probabilities, fs.state_count, int(fs.cap_count))
@@ -526,6 +559,9 @@ def _lines_model(game: Game, stake) -> RoundModel:
     comp_scatter = scatter_components(game, components)
     probabilities = lines_count_states(game, group, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
+    forced, comp_forced = forced_screen(game, components, lambda: [
+        [base.win_cnt[s, r, base.vwin[s, r, : base.total_weight[s, r]], group] for r in range(game.reels)]
+        for s in range(base.set_cum.shape[0])])
     params = FreeLinesParams(
         base=base,
         free=free,
@@ -541,6 +577,8 @@ def _lines_model(game: Game, stake) -> RoundModel:
         cost_units=pay_scale(game).cost_units,
         fs=fs,
         wilds=_wild_params(game),
+        forced=forced,
+        comp_forced=comp_forced,
     )
     return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
 
@@ -592,5 +630,8 @@ def _ways_model(game: Game, stake) -> RoundModel:
     components = [game.pays.rule] + [f"scatter:{name}" for name in scatter_group_names(game)]
     probabilities = count_states(values, weights, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
-    params = FreeWaysParams(base=base, free=free, cost_units=pay_scale(game).cost_units, fs=fs)
+    forced, comp_forced = forced_screen(game, components, lambda: [
+        [base.count.value[s, i, 0, : base.total[s, i]] for i in range(game.reels)] for s in range(base.set_cum.shape[0])])
+    params = FreeWaysParams(base=base, free=free, cost_units=pay_scale(game).cost_units, fs=fs, forced=forced,
+                            comp_forced=comp_forced)
     return _finish(game, components, params, run_chunk_ways, fs, probabilities, stake)

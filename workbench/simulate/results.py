@@ -18,6 +18,7 @@ import numpy as np
 from ..stats import WinStatistics
 from .chunks import BUCKET_EDGES, ChunkResult
 from .jackpots import JackpotRun
+from .limits import limit_notes
 from .model import RoundModel
 
 Z95 = 1.959963984540054
@@ -130,6 +131,8 @@ class SimulationResult(WinStatistics):
         self.max_win_probability = counters.get("max_win", 0) / n if n else 0.0
         self.max_win_probability_ci95 = (Z95 * math.sqrt(self.max_win_probability * (1 - self.max_win_probability) / n)
                                          if n else math.inf)
+        #: each counter's events per round (what the safety maximums' notes read)
+        self.counter_rates = {k: v / n for k, v in counters.items()} if n else {}
         self.features = {}
         for f in model.features:
             starts = counters.get(f.counter, 0)
@@ -164,6 +167,11 @@ class SimulationResult(WinStatistics):
     def spins_per_second(self) -> float:
         return self.spins / self.elapsed if self.elapsed > 0 else math.inf
 
+    @property
+    def limit_notes(self) -> list[str]:
+        """A sentence for each safety maximum (``max_free_spins``, ``max_cascades``) the rounds met."""
+        return limit_notes(self.model.game.features, self.counter_rates, self.counters, self.spins, "rounds")
+
     def to_dict(self) -> dict:
         nonzero = np.flatnonzero(self.bucket_counts)
         return {
@@ -192,6 +200,7 @@ class SimulationResult(WinStatistics):
             "max_win_probability": self.max_win_probability,
             "features": {k: {"starts": f.starts, "one_in": f.one_in, "average_win": f.average_win} for k, f in self.features.items()},
             "counters": {k: int(v) for k, v in self.counters.items()},
+            "notes": self.limit_notes,
             "options": self.options,
             "win_distribution": {
                 "bucket_from": [float(BUCKET_EDGES[i]) for i in nonzero],
@@ -309,6 +318,7 @@ class RtpEstimate(WinStatistics):
         comp_mean = np.zeros(len(model.components))
         comp_var = np.zeros(len(model.components))
         comp_second = np.zeros(len(model.components))  # E[component^2] per round (rounds in no state pay none)
+        counted = []  # (P(state), rounds, counters) of each state played
         cap_units = int(getattr(model, "max_win_units", 0) or 0)
         hits_slot = model.counters.index("max_win") if cap_units else -1
         base_slot = model.counters.index("max_win:base") if cap_units else -1
@@ -353,11 +363,13 @@ class RtpEstimate(WinStatistics):
                     q = (res.counters[hits_slot] - res.counters[base_slot]) / n
                     cap_p += p * q
                     cap_var += p * p * q * (1 - q) / n
+            counted.append((p, n, res.counters))
             m = (res.comp_sum + res.comp_adj) / n
             comp_mean += p * m
             comp_var += p * p * np.maximum(res.comp_sq / n - m * m, 0.0) / n
             comp_second += p * res.comp_sq_raw / n  # realized amounts (adjustments lower the spread)
             self.strata.append(StratumEstimate(stratum.name, p, n, mx / cost, Z95 * math.sqrt(vx / n) / cost))
+        self._count_events(counted)
         if math.isinf(var):  # a state with probability but no rounds: its components are not known at all
             comp_var[:] = math.inf
         self._add_simulated_components(comp_mean, comp_var, comp_second, simulated_first, base_cap)
@@ -384,6 +396,16 @@ class RtpEstimate(WinStatistics):
         super().__init__(rtp=rtp, std=std / per, hit_frequency=hit, max_win=top / per)
         self.samples = sum(s.samples for s in self.strata)
         self.options = self._option_rtps()
+
+    def _count_events(self, counted: list) -> None:
+        """``counter_rates``: each counter's expected events per paid round (sum of P(state) x the state's rate);
+        ``counter_counts``: its events over every simulated round.  A state's rounds count what their feature did;
+        the exact first screen counts nothing."""
+        names = self.model.counters
+        rates = sum((p * np.asarray(c, dtype=float) / n for p, n, c in counted), np.zeros(len(names)))
+        seen = sum((np.asarray(c, dtype=np.int64) for _, _, c in counted), np.zeros(len(names), dtype=np.int64))
+        self.counter_rates = dict(zip(names, rates.tolist()))
+        self.counter_counts = dict(zip(names, seen.tolist()))
 
     def _describe_run(self, model: RoundModel, sheet, seed: int, elapsed: float, precision: float,
                       interrupted: bool) -> None:
@@ -429,6 +451,15 @@ class RtpEstimate(WinStatistics):
         self.strata = [StratumEstimate(s.name, s.probability, s.samples, s.mean_extra / per, s.ci95 / per)
                        for s in self.strata]
 
+    @property
+    def limit_notes(self) -> list[str]:
+        """A sentence for each safety maximum (``max_free_spins``, ``max_cascades``) the simulated rounds met."""
+        what = "bought rounds" if self.model.game.bet_mode.buy else "paid rounds"
+        whole = self.model.game.bet_mode.buy or any(s.end_to_end for s in self.model.strata)
+        sampled = "simulated rounds" if whole else "simulated rounds of the trigger states"
+        return limit_notes(self.model.game.features, self.counter_rates, self.counter_counts, self.samples, what,
+                           sampled)
+
     def _option_rtps(self) -> dict:
         """Per player choice, the RTP each alternative would give in place of the one played."""
         options = {}
@@ -470,6 +501,7 @@ class RtpEstimate(WinStatistics):
             "max_win_cap": self.max_win_units / self.cost_units if self.max_win_units else None,
             "max_win_probability": self.max_win_probability,
             "max_win_probability_ci95": self.max_win_probability_ci95,
+            "notes": self.limit_notes,
             "options": self.options,
             "samples": self.samples,
             "seed": self.seed,

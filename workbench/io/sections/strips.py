@@ -188,7 +188,8 @@ class StripSections:
                  "buy": "starts the feature directly", "buy_count": "the trigger count a bought feature starts with",
                  "description": "free text", "max_win": "the most a round pays, x the base game's total bet",
                  "buy_count_table": "a [tables.*] of { count = c, weight = w }: the bought trigger count drawn by weight",
-                 "features": "the [features] parameters this mode plays otherwise"}
+                 "features": "the [features] parameters this mode plays otherwise",
+                 "forced_screen": "paid or unpaid: whether a buy's forced trigger screen pays as a base spin"}
         out = {}
         for name, spec in value.items():
             path = ("bet_modes", name)
@@ -229,9 +230,10 @@ class StripSections:
                     drawn = self.buy_count_table(path + ("buy_count_table",), spec["buy_count_table"], tables or {})
                     count = min(c for c, _ in drawn) if drawn else None
             else:
-                for key in ("buy_count", "buy_count_table"):
+                for key in ("buy_count", "buy_count_table", "forced_screen"):
                     if key in spec:
                         self.problem(path + (key,), f"{key} needs buy = true")
+            forced = self.string(path + ("forced_screen",), spec.get("forced_screen", "unpaid"), ("paid", "unpaid"))
             overrides = spec.get("features", {})
             if self.table(path + ("features",), overrides, "table of [features] parameters") is None:
                 overrides = {}
@@ -245,7 +247,7 @@ class StripSections:
             if cost is not None:
                 out[name] = BetMode(name=name, cost=cost, strip_sets=mode if isinstance(mode, str) else "base", buy=buy,
                                     buy_count=count, description=description, max_win=max_win, buy_counts=drawn,
-                                    features=freeze(overrides))
+                                    features=freeze(overrides), forced_screen=forced or "unpaid")
         return out
 
     def buy_count_table(self, path: tuple, name: Any, tables: dict) -> tuple:

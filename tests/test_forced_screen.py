@@ -1,0 +1,199 @@
+"""A buy's forced trigger screen, paid as a base spin ([bet_modes.*] forced_screen = "paid").
+
+Three ways: the exact E[base screen win | trigger count] by enumerating every screen of small random games; the slow
+reference (workbench.reference.forced_screen: base spins drawn until one shows the count); the compiled sampler
+(workbench.rounds.forced), end to end and by bought count.
+"""
+
+import itertools
+import math
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hyp import examples
+from workbench import reference
+from workbench.io import load_game, loads_game, reelsets_dir
+from workbench.lints import check_file
+from workbench.simulate import estimate_rtp, simulate
+
+DRAFT = "examples/ways_1024_free_wild_multipliers"
+REGULAR = ["A", "B", "C"]
+
+
+def small_text(rule: str, strips: list, counts: list, rows: int = 2) -> str:
+    """A 3-reel free-spins game (lines or ways) with a buy of ``counts`` (weights 3, 2, 1 ...) whose forced screen
+    pays; S pays anywhere (2 = 1, 3 = 5 x total bet) and triggers from 2."""
+    table = ", ".join(f"{{ count = {c}, weight = {len(counts) - i} }}" for i, c in enumerate(counts))
+    lines = "lines = [[0, 0, 0], [1, 1, 1]]\n" if rule == "lines" else ""
+    return f"""format_version = 1
+name = "forced"
+game_module = "free_spins"
+
+[grid]
+reels = 3
+rows = {rows}
+
+[pays]
+rule = "{rule}"
+
+[bet]
+{"lines = 2" + chr(10) if rule == "lines" else ""}cost = 2
+line_bet = 1
+
+[symbols]
+W = {{ kind = "wild" }}
+A = {{}}
+B = {{}}
+C = {{}}
+S = {{ kind = "scatter" }}
+
+[paytable]
+A = {{ 3 = 10 }}
+B = {{ 2 = 1, 3 = 5 }}
+C = {{ 3 = 2 }}
+
+{"[paylines]" + chr(10) + lines if lines else ""}
+[scatters.S]
+symbols = ["S"]
+counting = "anywhere"
+unit = "total_bet"
+pays = {{ 2 = 1, 3 = 5 }}
+
+[triggers.fs]
+scatter = "S"
+min_count = 2
+
+[features]
+trigger = "fs"
+free_spins = {{ 2 = 2, 3 = 3 }}
+free_spins_mode = "free_spins"
+
+[tables.bought]
+entries = [{table}]
+
+[bet_modes.buy]
+cost = 20
+buy = true
+buy_count_table = "bought"
+forced_screen = "paid"
+
+[strip_sets.base]
+mode = "base"
+{chr(10).join(f'reel{i + 1} = "{s}"' for i, s in enumerate(strips))}
+
+[strip_sets.free]
+mode = "free_spins"
+reel1 = "A B C W"
+reel2 = "B C A S"
+reel3 = "C A B W"
+"""
+
+
+@st.composite
+def forced_games(draw):
+    rule = draw(st.sampled_from(["lines", "ways"]))
+    strips = []
+    for _ in range(3):
+        stops = draw(st.lists(st.sampled_from(REGULAR + ["W"]), min_size=3, max_size=6)) + ["S"]
+        stops += ["S"] * draw(st.integers(0, 1))
+        weights = [draw(st.integers(1, 3)) for _ in stops]
+        strips.append(" ".join(f"{s}:{w}" if w > 1 else s for s, w in zip(draw(st.permutations(stops)), weights)))
+    return small_text(rule, strips, draw(st.sampled_from([[2], [2, 3], [3, 2]])))
+
+
+def exact_forced_means(game) -> dict:
+    """E[base screen win | trigger count] (credits), by enumerating every stop combination with its weight."""
+    base = game.in_strip_mode("base")
+    strip_set = base.strip_sets["base"]
+    total: dict = {}
+    weight: dict = {}
+    for stops in itertools.product(*(range(len(strip)) for strip in strip_set.reels)):
+        w = math.prod(strip.stop_weights[s] for strip, s in zip(strip_set.reels, stops))
+        result = reference.spin_result(base, strip_set, stops)
+        c = result["scatters"]["S"]
+        total[c] = total.get(c, 0) + w * result["win"]
+        weight[c] = weight.get(c, 0) + w
+    return {c: Fraction(total[c]) / weight[c] for c in total}
+
+
+def expected_forced_component(game, means: dict) -> float:
+    """The buy's forced_screen component x its cost: the bought counts' weights x E[screen | count]."""
+    counts = game.bet_mode.bought_counts
+    weights = sum(w for _, w in counts)
+    return float(sum(Fraction(w, weights) * means[c] for c, w in counts) / (game.bet.cost * game.bet_mode.cost))
+
+
+@settings(max_examples=examples(8), deadline=None)
+@given(forced_games())
+def test_the_compiled_and_the_reference_forced_screens_pay_the_exact_conditional_mean(text):
+    game = loads_game(text, "forced.toml").in_bet_mode("buy")
+    means = exact_forced_means(game)
+    exact = expected_forced_component(game, means)
+    # stratified (one stratum per bought count) and end to end
+    est = estimate_rtp(game, precision=0.05, seed=3, max_seconds=10)
+    sim = simulate(game, 60_000, seed=4)
+    for result in (est, sim):
+        comp = result.components["forced_screen"]
+        assert abs(comp.value - exact) < 4.5 * comp.ci95 / 1.96 + 1e-12, (comp.value, exact)
+    # the reference's rejection draw, for each bought count
+    rng = random.Random(5)
+    for count, _ in game.bet_mode.bought_counts:
+        values = [float(reference.forced_screen(game, count, rng)) for _ in range(400)]
+        se = float(np.std(values)) / math.sqrt(len(values))
+        assert abs(np.mean(values) - float(means[count])) < 4.5 * se + 1e-12, (count, np.mean(values), means[count])
+
+
+def test_the_screen_shows_exactly_the_bought_count(tmp_path):
+    """A screen drawn for 2 scatters never shows 3, though the strips can (the count is exact, not "2 or more")."""
+    game = loads_game(small_text("ways", ["A S B", "S B C", "C S A"], [2], rows=2), "two.toml").in_bet_mode("buy")
+    means = exact_forced_means(game)
+    assert 3 in means  # the strips can show 3
+    est = estimate_rtp(game, precision=0.01, seed=6, max_seconds=10)
+    comp = est.components["forced_screen"]
+    assert abs(comp.value - expected_forced_component(game, means)) < 4.5 * comp.ci95 / 1.96 + 1e-12
+
+
+def test_the_gallery_buy_pays_its_forced_screen():
+    game = load_game(DRAFT).in_bet_mode("super_buy")
+    assert game.bet_mode.forced_screen == "paid"
+    est = estimate_rtp(game, precision=0.01, seed=7, max_seconds=30)
+    sim = simulate(game, 20_000, seed=8)
+    assert est.components["forced_screen"].value > 0.05  # 3-5 scatters pay 2-? x total bet, a good part of the buy
+    both = math.hypot(sim.rtp_ci95, est.rtp_ci95) / 1.96
+    assert abs(sim.rtp - est.rtp) < 4.5 * both, (sim.rtp, est.rtp, both)
+    c = sim.components["forced_screen"]
+    assert abs(c.value - est.components["forced_screen"].value) < 4.5 * math.hypot(
+        c.ci95, est.components["forced_screen"].ci95) / 1.96
+
+
+def _bad(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+BASE = small_text("ways", ["A S B", "S B C", "C S A"], [2])
+TUMBLE = (reelsets_dir() / "examples/pay_anywhere_tumble.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text, key, message", [
+    (_bad(BASE, 'forced_screen = "paid"', 'forced_screen = "always"'), "bet_modes.buy.forced_screen",
+     "is not one of: paid, unpaid"),
+    (_bad(BASE, 'counting = "anywhere"', 'counting = "adjacent_from_first_reel"'), "bet_modes.buy.forced_screen",
+     "counted anywhere"),
+    (_bad(BASE, "entries = [{ count = 2, weight = 1 }]", "entries = [{ count = 4, weight = 1 }]"), "bet_modes.buy",
+     "cannot show 4 trigger scatters"),
+    (_bad(BASE, "buy = true\nbuy_count_table = \"bought\"\n", ""), "bet_modes.buy.forced_screen", "needs buy = true"),
+    (_bad(TUMBLE, "buy = true\n", 'buy = true\nforced_screen = "paid"\n'), "forced_screen",
+     "the tumble round does not pay a forced trigger screen yet"),
+])
+def test_bad_forced_screens_are_refused_at_their_key(tmp_path, text, key, message):
+    """As `workbench validate` says (the schema, or the round model every command would build)."""
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    said = "\n".join(str(p) for p in check_file(path) if p.severity == "error")
+    assert key in said and message in said, said
