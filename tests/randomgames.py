@@ -116,3 +116,11 @@ lines = [{", ".join("[" + ", ".join(map(str, l)) + "]" for l in lines)}]
 {chr(10).join(strip_sets)}
 """
     return text
+
+
+def with_upper_end(draw, pays: dict, top: int) -> dict:
+    """Sometimes a band with an upper end: a count above the top listed one that pays 0 (it and more pay nothing)."""
+    highest = max(pays)
+    if highest < top and draw(st.integers(0, 2)) == 0:
+        pays = {**pays, draw(st.integers(highest + 1, top)): 0}
+    return pays

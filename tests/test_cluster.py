@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from randomgames import with_upper_end
 from hypothesis import HealthCheck, given, settings
 from hyp import examples
 from hypothesis import strategies as st
@@ -64,7 +65,7 @@ def cluster_game_text(draw, max_reels: int = 4, max_rows: int = 3, max_stops: in
     for name in paying:
         sizes = sorted(draw(st.lists(st.integers(1, min(cells, 6)), min_size=1, max_size=3, unique=True)))
         values = sorted(draw(st.lists(st.integers(0, 20), min_size=len(sizes), max_size=len(sizes))))
-        text.append(f"{name} = {_fmt(dict(zip(sizes, values)))}")
+        text.append(f"{name} = {_fmt(with_upper_end(draw, dict(zip(sizes, values)), min(cells, 7)))}")
     if scatter != "none":
         text += ["[scatters.S]", 'symbols = ["S"]', f'counting = "{scatter}"', 'pays = { 2 = 1, 3 = 5 }',
                  "[triggers.bonus]", 'scatter = "S"', "min_count = 2"]

@@ -375,7 +375,10 @@ def _nothing_pays(ev: _Events, inputs: tuple, max_steps: int):
     """Weight of the screens on which nothing pays: one programme over all events on threshold
     counters, following only the joint states where no event has reached its lowest paying count
     (cheap when the screen is crowded: few screens pay nothing).  None when over ``max_steps``
-    steps or :data:`SUBSET_STATES_MAX` states."""
+    steps or :data:`SUBSET_STATES_MAX` states, or when a band has an upper end (a count that pays may grow
+    into one that pays nothing: a paying state cannot be dropped early)."""
+    if not ev.monotone:
+        return None
     ev_vals, offsets, flat_w, rem_cells, rem_max = inputs
     c = ev.thr
     width = float(np.prod(c.n_states.astype(float)))
@@ -438,7 +441,7 @@ def analyse_scatter_pays(game: Game, strip_set: StripSet, scale: PayScale | None
     ids = paying_ids(game)
     sym_pays = symbol_pay_units(game, scale)
     tables = scatter_pay_tables(game, scale)
-    top_total = int(sym_pays[:, -1].sum()) + int(tables.pays.max(axis=1).sum() if tables.pays.size else 0)
+    top_total = int(sym_pays.max(axis=1).sum()) + int(tables.pays.max(axis=1).sum() if tables.pays.size else 0)
     if top_total >= PAY_UNITS_MAX:
         raise ExactBudgetError(f"{where}: a spin could pay up to {top_total:,} pay units, over the limit of "
                                f"{PAY_UNITS_MAX:,} of 64-bit sums")
@@ -538,9 +541,11 @@ def _event_sums(ev: _Events, inputs: tuple, cells: int, exact_ints: bool, norm, 
         return sums[:2] + (norm - nothing,) + sums[3:], True
     rest = _run_sets(ev, [T for T in sets if len(T) > 2], inputs, exact_ints, True, SUBSET_WORK_MAX) if complete else None
     if rest is None:
+        unpaid = (f"takes more than {SUBSET_WORK_MAX // 2:,} steps over the screens that pay nothing" if ev.monotone else
+                  "cannot be swept over the screens that pay nothing (a paytable band has an upper end: a count paying "
+                  "0 above one that pays)")
         raise ExactBudgetError(
-            refusal + f"the hit frequency takes more than {SUBSET_WORK_MAX // 2:,} steps over the screens that pay "
-                      f"nothing, and by inclusion-exclusion more than {SUBSET_WORK_MAX:,} steps (or "
+            refusal + f"the hit frequency {unpaid}, and takes by inclusion-exclusion more than {SUBSET_WORK_MAX:,} steps (or "
                       f"{SUBSET_STATES_MAX:,} alive joint counter states in one set, or more than "
                       f"{SUBSETS_MAX:,} sets)")
     return sums[:2] + (sums[2] + rest[2],) + sums[3:], True

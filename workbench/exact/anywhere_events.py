@@ -43,6 +43,8 @@ class _Events:
     top: _Counters  # counters capped at the top listed count
     thr: _Counters  # counters capped at the lowest paying count (pays unused)
     knapsack: list  # per event [(count, pay units)] of listed counts with pay > 0 it can reach
+    # every event pays from its lowest paying count on (no band with an upper end): a state that pays stays paying
+    monotone: bool = True
 
 
 def _counter(kind: int, cap: int, vmax: int, pay_by_count: np.ndarray, low: int, weighted: bool, threshold: bool):
@@ -138,6 +140,7 @@ def _events(game: Game, scale: PayScale, vals: list, n_sym: int, sym_pays: np.nd
         chosen.append((col, kind, pays, listed, members, is_symbol, name, paying[0]))
     symbol_members = set().union(*[c[4] for c in chosen if c[5]]) if chosen else set()
     top, thr, weights, knap = [], [], [], []
+    all_monotone = True
     for col, kind, pays, listed, members, is_symbol, name, low in chosen:
         others = set().union(*[c[4] for c in chosen if c[6] != name and not c[5]]) if chosen else set()
         independent = is_symbol or not (members & symbol_members or members & others)
@@ -145,6 +148,7 @@ def _events(game: Game, scale: PayScale, vals: list, n_sym: int, sym_pays: np.nd
         cap = min(listed[-1], reach[col])
         top.append(_counter(kind, cap, col_max[col], pays, low, independent, False))
         monotone = all(pays[min(k, len(pays) - 1)] > 0 for k in listed if k >= low)
+        all_monotone = all_monotone and monotone
         thr.append(_counter(kind, low, col_max[col], pays, low, independent, True) if monotone else top[-1])
         knap.append([(k, int(pays[min(k, len(pays) - 1)])) for k in listed if k <= reach[col] and pays[min(k, len(pays) - 1)] > 0])
     vmax_all = max(col_max, default=0)
@@ -155,6 +159,7 @@ def _events(game: Game, scale: PayScale, vals: list, n_sym: int, sym_pays: np.nd
         top=_pack(top, vmax_all),
         thr=_pack(thr, vmax_all),
         knapsack=knap,
+        monotone=all_monotone,
     )
     return ev, [c[0] for c in chosen]
 

@@ -264,7 +264,8 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
         combos *= len(sym)
     cycle = int(strip_set.cycle)
     spays = tables.pays if tables.pays.size else np.zeros((0, 1), np.int64)
-    upper = sum((cells // int(min_size[j])) * int(pays[j, -1]) for j in range(len(names)))
+    # each paying cluster uses min_size cells at least and pays at most its symbol's largest pay (a band may end)
+    upper = sum((cells // int(min_size[j])) * int(pays[j].max()) for j in range(len(names)))
     upper += int(spays.max(axis=1).sum()) if len(spays) else 0
     if full_cycle is False and combos > TRANSFER_PREFERRED_ABOVE:
         # without the histogram the transfer gives everything, in far less time than evaluating every screen

@@ -178,8 +178,15 @@ def cluster_pay_screen(screen, pays, is_wild, remove, boards) -> int:
             continue
         board = own | wild
         reach = popcount(board)
-        if pays[s, reach if reach < max_size else max_size] == 0:  # pays never decrease with the size
-            continue
+        top = reach if reach < max_size else max_size
+        if pays[s, top] == 0:  # no cluster pays if no size up to the reach pays (a band may end below it)
+            paying = False
+            for n in range(top):
+                if pays[s, n] > 0:
+                    paying = True
+                    break
+            if not paying:
+                continue
         while own != zero:
             seed = own & (~own + one)
             c = grow(seed, board, shift, not_top, not_bottom, full)

@@ -100,7 +100,7 @@ class PaySections:
                                    "nothing on their own (a group of wilds only pays nothing); remove its paytable entry")
                 continue
             if kind.count_what is not None:  # counts of cells on the screen, not of reels
-                parsed = self.count_pays(path, pays, self.positions, unit, kind.count_what)
+                parsed = self.count_pays(path, pays, self.positions, unit, kind.count_what, upper_end=True)
             else:
                 parsed = self.count_pays(path, pays, reels or MAX_REELS, unit)
             if parsed is not None:

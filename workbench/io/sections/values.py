@@ -114,7 +114,9 @@ class ValueChecks:
         return tuple(value) if ok else None
 
     def count_pays(self, path: tuple, value: Any, max_count: int | None, unit: str = "line_bet",
-                   limit_text: str = "possible") -> dict | None:
+                   limit_text: str = "possible", upper_end: bool = False) -> dict | None:
+        """``{count = pay}``, pays never decreasing with the count; with ``upper_end`` (cluster sizes, pay-anywhere
+        counts) a band may end: a count paying 0 after one that pays, from which on nothing pays (``37 = 0``)."""
         table = self.table(path, value, "table {count = pay}")
         if table is None:
             return None
@@ -133,8 +135,15 @@ class ValueChecks:
                 pays[count] = pay
         ordered = dict(sorted(pays.items()))
         previous = None
+        end = None  # the band's upper end: the count from which on nothing pays
         for count, pay in ordered.items():
-            if previous is not None and pay < previous[1]:
-                self.problem(path + (str(count),), f"pay {show_exact(pay)} for {count} is less than {show_exact(previous[1])} for {previous[0]}: pays must not decrease with count")
+            if end is not None and pay > 0:
+                self.problem(path + (str(count),), f"pay {show_exact(pay)} for {count} is after the band's upper end "
+                                                   f"({end[0]} = 0: from {end[0]} on nothing pays)")
+            elif upper_end and previous is not None and pay == 0 and previous[1] > 0:
+                end = (count, pay)
+            elif previous is not None and pay < previous[1]:
+                more = " (or 0: the band's upper end)" if upper_end else ""
+                self.problem(path + (str(count),), f"pay {show_exact(pay)} for {count} is less than {show_exact(previous[1])} for {previous[0]}: pays must not decrease with count{more}")
             previous = (count, pay)
         return ordered
