@@ -3,7 +3,7 @@
 The random-game property tests draw such bands too: exact = the reference's enumeration on every route of the
 pay-anywhere and cluster engines (tests/test_anywhere.py, tests/test_cluster.py, tests/test_cluster_transfer.py,
 ``randomgames.with_upper_end``).  Here: validation, a band that binds (exact, simulation, the compiled tumble
-against the reference), and the gallery game.
+against the reference).
 """
 
 import itertools
@@ -13,7 +13,7 @@ import pytest
 from test_rounds_tumble import SMALL_REELS, compiled_chain, game_text, reference_chain
 from workbench.errors import ReelsetError
 from workbench.exact import par
-from workbench.io import load_game, loads_game
+from workbench.io import loads_game
 from workbench.simulate import simulate
 
 ANYWHERE = """format_version = 1
@@ -64,12 +64,6 @@ def test_a_tumble_pays_a_cluster_past_the_end_nothing_as_the_reference(tmp_path)
         assert (first, paid) == reference_chain(game, stops), stops
         ended += first == 0 and paid == 0
     assert ended > 0
-
-
-def test_the_gallery_band_ends_at_37():
-    game = load_game("examples/cluster_tumble_7x7")
-    assert all(pays[37] == 0 and pays[15] > 0 for pays in game.paytable.values())
-    assert game.line_pay("RED", 36) > 0 and game.line_pay("RED", 40) == 0
 
 
 @pytest.mark.parametrize("rule, pays, message", [
