@@ -918,7 +918,7 @@ def test_rtp_is_reported_per_stake_and_the_cap_costs_most_at_the_top_stake(shipp
 
 
 def test_mega_drop_tiers_are_read_from_the_file_and_return_two_percent(shipped):
-    tiers = {t.name: t for t in bier_haus.jackpot_tiers(shipped)}
+    tiers = {t.name: t for t in shipped.jackpots}
     assert set(tiers) == {"Epic", "Major", "Minor"}
     expected = {"Epic": (15000, 0.003, 0.001), "Major": (5000, 0.00525, 0.00175), "Minor": (1500, 0.00675, 0.00225)}
     for name, (must_drop, pot, reseed) in expected.items():
@@ -938,7 +938,7 @@ def test_mega_drop_tiers_are_read_from_the_file_and_return_two_percent(shipped):
 def test_a_wager_that_wins_several_jackpots_gets_the_one_with_the_higher_must_drop_value(shipped):
     # each wager feeds every pot beyond its must-drop value, so all three tiers are won on every
     # wager: one jackpot per wager, always the Epic (listed last here, so not by listing order)
-    tiers = tuple(replace(t, pot_rate=0.9) for t in reversed(bier_haus.jackpot_tiers(shipped)))
+    tiers = tuple(replace(t, pot_rate=0.9) for t in reversed(shipped.jackpots))
     assert [t.name for t in tiers] == ["Minor", "Major", "Epic"]
     run = simulate_jackpots(tiers, 20_000.0, 1_000, np.random.default_rng(36), warmup_drops=0, record=True)
     assert [w for w, _, _ in run.events] == list(range(1, 1_001))
@@ -950,7 +950,7 @@ def test_mega_drops_pay_by_their_must_drop_value_and_reseed_at_25_percent(shippe
     # previous drop and has been fed pot_rate x stake per wager since; a pot pays at most its
     # must-drop value plus one wager's feed, or two when a higher tier took the wager it crossed on
     stake = TOP_STAKE
-    tiers = {t.name: t for t in bier_haus.jackpot_tiers(shipped)}
+    tiers = {t.name: t for t in shipped.jackpots}
     run = simulate_jackpots(tuple(tiers.values()), stake, 10_000_000, np.random.default_rng(37), record=True)
     last = {}
     for wager, name, amount in run.events:
@@ -998,7 +998,7 @@ def test_rounds_are_played_to_completion_and_replayable(shipped):
         ('red_heidi = "RED_HEIDI"', 'red_heidi = "ROT"', "features.red_heidi", "unknown symbol"),
         ("bonus_guarantee = 50", "bonus_guarantee = -1", "features.bonus_guarantee", "minimum"),
         ("max_win = 250000", 'max_win = "lots"', "features.max_win", "number"),
-        ('{ name = "Epic", must_drop = 15000,', '{ name = "Epic",', "features.jackpots[0]", "needs 'must_drop'"),
+        ("[jackpots.Epic]\nmust_drop = 15000\n", "[jackpots.Epic]\n", "jackpots.Epic", "'must_drop'"),
         ("trigger_count = 5", "trigger_cont = 5", "features.trigger_cont", "unknown key"),
         ("bonus_guarantee = 50", "bonus_guarantee = 50.5", "features.bonus_guarantee", "integer"),
         ('{ award = "cash", value = 200, weight = 60 }', '{ award = "cash", value = 200.5, weight = 60 }',
@@ -1007,10 +1007,10 @@ def test_rounds_are_played_to_completion_and_replayable(shipped):
         ("trigger_count = 5", "trigger_count = 4", "features.free_spins_award", "would award no free spins"),
         ("trigger_count = 5", "trigger_count = 6", "features.free_spins_award", "can never be awarded: [5]"),
         ("{ 5 = 5, 6 = 10,", "{ 5 = 5, 6 = 10.5,", "features.free_spins_award", "whole number"),
-        ("must_drop = 15000,", "must_drop = -1,", "features.jackpots[0].must_drop", "above 0"),
-        ("pot_rate = 0.003,", "pot_rate = 1.5,", "features.jackpots[0].pot_rate", "[0, 1)"),
-        ("reseed_fraction = 0.25 },", "reseed_fraction = 1.0 },", "features.jackpots[0].reseed_fraction", "[0, 1)"),
-        ('{ name = "Epic",', '{ name = "Epic", colour = "gold",', "features.jackpots[0]", "unknown field 'colour'"),
+        ("must_drop = 15000\n", "must_drop = -1\n", "jackpots.Epic.must_drop", "greater than 0"),
+        ("pot_rate = 0.003\n", "pot_rate = 1.5\n", "jackpots.Epic.pot_rate", "too large: at most 1"),
+        ("reseed_fraction = 0.25\n", "reseed_fraction = 1.0\n", "jackpots.Epic.reseed_fraction", "must be below 1"),
+        ("[jackpots.Epic]\n", '[jackpots.Epic]\ncolour = "gold"\n', "jackpots.Epic.colour", "unknown key"),
     ],
 )
 def test_bad_feature_parameters_name_the_key(tmp_path, old, new, key, words):
@@ -1034,10 +1034,13 @@ def test_a_wheel_that_never_stops_is_rejected():
 
 def test_a_game_without_jackpots_loads_and_has_no_jackpot_return():
     text = SHIPPED.read_text(encoding="utf-8")
-    start = text.index("jackpots = [")
-    end = text.index("]", text.index("Minor", start)) + 1
+    start = text.index("[jackpots.Epic]")
+    end = text.index("reseed_fraction = 0.25", text.index("[jackpots.Minor]")) + len("reseed_fraction = 0.25")
     game = loads_game(text[:start] + text[end:], "no jackpots")
-    assert "jackpots" not in game.features and bier_haus.jackpot_tiers(game) == ()
+    from workbench.simulate.engine import round_model
+
+    assert game.jackpots == () and round_model(game).jackpots == ()
+    assert round_model(SHIPPED_GAME := loads_game(text, "shipped")).jackpots == SHIPPED_GAME.jackpots != ()
 
 
 @pytest.mark.parametrize("stake, simulated", [(0.25, False), (45.0, True)])

@@ -22,7 +22,7 @@ from workbench.io import load_game, shipped_games
 from workbench.simulate import round_model, simulate
 from workbench.simulate.chunks import ChunkResult
 from workbench.simulate.jackpots import simulate_jackpots
-from workbench.simulate.model import JackpotTier
+from workbench.model import JackpotTier
 from workbench.simulate.invariants import check_invariants
 from workbench.simulate.results import SimulationResult
 

@@ -342,7 +342,8 @@ def test_key_figures_name_the_reference_stake_of_a_capped_game():
     assert "cap" in key.loc["Max win (x total bet) at stake 45 GBP", "whole game (exact + conditional)"]
     shown = report.game_tables.feature_parameters(game)
     assert not shown["value"].str.contains(r"[{\[]").any()
-    assert shown["value"].str.contains("Epic").any()
+    tiers = report.game_tables.game_overview(game).loc["must-drop jackpots", "value"]  # [jackpots.*], in words
+    assert "Epic: drops by 15,000 GBP" in tiers and not re.search(r"[{\[]", tiers)
 
 
 def test_simulation_check_has_a_threshold_and_says_when_it_is_too_small(html):

@@ -18,7 +18,7 @@ from workbench.errors import SimulationError
 from workbench.simulate import engine, estimate_rtp, round_model, simulate
 from workbench.simulate.jackpots import analytic_rtp, reseed_balance, simulate_jackpots
 from workbench.simulate.kernel import count_groups, quiet_check, screen_is_quiet, spin_windows
-from workbench.simulate.model import JackpotTier
+from workbench.model import JackpotTier
 from workbench.simulate.rng import bounded, chunk_generator, generator_state, next_uint32, next_uint64, uniform
 
 

@@ -81,6 +81,7 @@ TOP_KEYS = {
     "tables": "weighted tables",
     "features": "game-module parameters",
     "bet_modes": "other ways to play at their own cost: ante, bonus buy",
+    "jackpots": "must-drop progressive jackpot tiers (currency)",
 }
 REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paytable", "strip_sets")
 

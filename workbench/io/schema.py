@@ -30,13 +30,14 @@ from .limits import (  # noqa: F401 (the limits are part of this module's interf
     TOP_KEYS, UNIT_TEXT, show_value, cap_problems,
 )
 from .toml import SourceText
+from .sections.jackpots import JackpotSections
 from .sections.layout import LayoutSections
 from .sections.pays import PaySections
 from .sections.strips import StripSections
 from .sections.values import ValueChecks
 
 
-class _Builder(ValueChecks, LayoutSections, PaySections, StripSections):
+class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotSections):
     """Builds a :class:`~workbench.model.Game` from a reelset's data, one section per mixin; every problem is collected
     before one :class:`~workbench.errors.ReelsetError` is raised."""
 
@@ -103,9 +104,8 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections):
         awards = self.award_values(triggers, tables)
         self.pay_units(bet, paytable, scatters, awards)
         bet_modes = self.bet_modes(data.get("bet_modes", {}), strip_sets, module_name, tables)
-        features = data.get("features", {})
-        if self.table(("features",), features) is None:
-            features = {}
+        jackpots = self.jackpots(data.get("jackpots", {}), bet, bet_modes)
+        features = self.table(("features",), data.get("features", {})) or {}
         if module_name is not None:
             before = len(self.problems)
             grid = {"heights": heights, "groups": groups, "rows": rows}
@@ -142,6 +142,7 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections):
             groups=freeze(groups),
             heights=heights,
             bet_modes=freeze(bet_modes),
+            jackpots=jackpots,
             exact_part=template.exact_part if template is not None else "base game",
             feature_money=tuple(value for _, value, _ in amounts),
             path=self.source.path,

@@ -220,6 +220,34 @@ BASE_MODE = BetMode("base")
 
 
 @dataclass(frozen=True)
+class JackpotTier:
+    """A must-drop progressive jackpot tier: ``[jackpots.NAME]``.
+
+    ``must_drop`` is in the currency of ``[bet] stakes``: the pot surely drops
+    before it passes this amount.  ``pot_rate`` and ``reseed_rate`` are the
+    fractions of every wager (its price in currency) fed to the pot and to the
+    reseed pot; after a drop the pot restarts at ``reseed_fraction`` of the
+    amount paid.  A tier's long-run return is ``pot_rate / (1 - reseed_fraction)``
+    of every wager, outside the game's max-win cap.
+    """
+
+    name: str
+    must_drop: float
+    pot_rate: float
+    reseed_rate: float
+    reseed_fraction: float
+
+    @property
+    def rtp(self) -> Fraction:
+        """The tier's long-run return, x every wager (exact in the file's decimals)."""
+        return Fraction(repr(self.pot_rate)) / (1 - Fraction(repr(self.reseed_fraction)))
+
+    def largest_wager(self) -> float:
+        """The largest wager (currency) whose feed cannot carry the pot past its must-drop value in one step."""
+        return self.must_drop * (1 - self.reseed_fraction) / self.pot_rate
+
+
+@dataclass(frozen=True)
 class ScatterGroup:
     """A count of scatter-like symbols anywhere on the screen.
 

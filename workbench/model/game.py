@@ -45,6 +45,7 @@ class Game:
     heights: tuple | None = None  # per reel: ((rows, weight), ...) drawn each spin, or None (always ``rows``)
     bet_modes: Mapping = field(default_factory=lambda: MappingProxyType({}))  # name -> BetMode, as declared ([bet_modes.*])
     bet_mode: BetMode = BASE_MODE  # the mode this Game plays (see in_bet_mode)
+    jackpots: tuple = ()  # must-drop progressive tiers ([jackpots.*]): JackpotTier, fed by every wager of every mode
     # facts of its round template, read when the file was validated, so the engines need no registry lookup:
     exact_part: str = "base game"  # what the exact PAR sheet of the base mode covers ("first drop" for a tumble)
     feature_money: tuple = ()  # the amounts (Fraction, x total bet) the template pays from [features] (pay unit)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .formats import _frame, fmt_count, fmt_money
+from .formats import _frame, fmt_count, fmt_money, fmt_pct
 
 
 def _module_summary(game) -> str:
@@ -109,8 +109,20 @@ def game_overview(game) -> pd.DataFrame:
         ("scatter groups", ", ".join(game.scatters) or "-"),
         ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
         ("weighted tables", ", ".join(game.tables) or "-"),
+        *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def jackpots_text(game) -> str:
+    """The ``[jackpots.*]`` tiers in words: must-drop amount (currency), feed, restart and each tier's return."""
+    currency = f" {game.bet.currency}" if game.bet.currency else ""
+    tiers = "; ".join(
+        f"{t.name}: drops by {fmt_money(t.must_drop)}{currency}, fed {fmt_pct(t.pot_rate)} of every wager, restarts at "
+        f"{fmt_pct(t.reseed_fraction)} of its drop, returns {fmt_pct(float(t.rtp))} of every wager" for t in game.jackpots)
+    total = sum(t.rtp for t in game.jackpots)
+    return (f"{tiers}. Together {fmt_pct(float(total))} of every wager (analytic), every bet mode's wager feeding them; "
+            "one jackpot per wager (the larger must-drop first); outside the max-win cap")
 
 
 def _prose(message: str) -> str:

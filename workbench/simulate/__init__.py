@@ -44,7 +44,7 @@ from .stops import stop_requested, stop_scope
 from .jackpots import analytic_rtp, simulate_jackpots
 from .model import RoundModel
 from .plan import end_to_end_plan, is_end_to_end
-from .results import NO_BASE_GAME, BaseScreenCap, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate
+from .results import NO_BASE_GAME, BaseScreenCap, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate, mode_cost
 from .chunks import play_chunk
 from .progress import eta_text
 from .screens import BATCHES, SCREEN_ROUNDS, missing_figures, screen_game
@@ -163,7 +163,7 @@ def simulate(
         trace = lane.trace_frame(model.params.cost_units * float(game.bet_mode.cost))
         jackpots = None
         if model.jackpots and total.rounds:
-            jackpots = simulate_jackpots(model.jackpots, model.stake, total.rounds, chunk_generator(seed, 0, STREAM_JACKPOTS))
+            jackpots = simulate_jackpots(model.jackpots, model.wager, total.rounds, chunk_generator(seed, 0, STREAM_JACKPOTS))
         result = SimulationResult(model, total, seed=seed, requested=spins, elapsed=elapsed, interrupted=interrupted,
                                   jackpots=jackpots, trace=trace)
         result.setup_seconds = start - setup_start
@@ -209,7 +209,11 @@ def exactness(game: Game) -> tuple[bool, str]:
              if i not in model.exact_components and i not in model.informational_components and not c.startswith("cap")]
     states = [s.name for s in model.strata if s.probability > 0]
     if extra or states or model.jackpots:
-        return False, "features (" + ", ".join(extra or states or ["jackpots"]) + ") are not in the exact PAR"
+        parts = list(extra or states)
+        if model.jackpots:  # analytic, but a return of their own: outside the exact sheet of the pays
+            tiers = ", ".join(t.name for t in model.jackpots)
+            parts.append(f"must-drop jackpots {tiers}: {100 * analytic_rtp(model.jackpots):.4f} % of every wager, analytic")
+        return False, "features (" + "; ".join(parts) + ") are not in the exact PAR"
     if model.max_win_units:
         sheet = par(game, full_cycle=False)
         top = sheet.max_win if sheet.max_win_exact else sheet.max_win_upper
@@ -448,8 +452,11 @@ def _estimate(model, sheet, spec, plan, lanes, active, precision, deadline, seed
             bar.close()
     elapsed = time.perf_counter() - start
     per_state = {i: lanes[i].result() for i in active}
+    # every wager feeds the pots: x the base total bet (as every figure here), the jackpots return analytic x the
+    # mode's cost
+    jackpot_rtp = analytic_rtp(model.jackpots) * mode_cost(model) if model.jackpots else 0.0
     result = RtpEstimate(model, sheet, per_state, seed=seed, elapsed=elapsed, precision=precision, interrupted=interrupted,
-                         jackpot_rtp=analytic_rtp(model.jackpots) if model.jackpots else 0.0, base_cap=base_cap)
+                         jackpot_rtp=jackpot_rtp, base_cap=base_cap)
     result.stopped_by = stopped_by if active else "exact"
     result.wall_seconds = time.monotonic() - started if started is not None else elapsed
     return result

@@ -110,7 +110,23 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         raise SimulationError(f"round template {game.game_module!r} did not build a RoundModel")
     if bound is not None and bound.units is not None:
         model = replace(model, max_round_units=int(bound.units))
-    return checked_plan(with_max_win(model, game))
+    return checked_plan(with_max_win(with_jackpots(model, game, stake), game))
+
+
+def with_jackpots(model: RoundModel, game: Game, stake: float | None) -> RoundModel:
+    """``model`` with the game's must-drop jackpots (``[jackpots.*]``, :attr:`Game.jackpots`), whatever its round
+    template: they are fed by every wager and simulated on their own stream (:mod:`workbench.simulate.jackpots`).
+
+    They are in currency, so the model needs a stake: ``stake`` if given, else the template's own, else the top
+    of ``[bet] stakes`` (where a wager feeds a pot most per step).
+    """
+    if not game.jackpots:
+        return model
+    if stake is None:
+        stake = model.stake if model.stake is not None else max(float(s) for s in game.bet.stakes)
+    model = replace(model, jackpots=tuple(game.jackpots), stake=finite_positive(stake, "stake"))
+    check_jackpot_stake(model)  # every command: a wager that overfeeds a pot breaks its must-drop promise
+    return model
 
 
 def with_max_win(model: RoundModel, game: Game) -> RoundModel:
@@ -197,12 +213,14 @@ def make_progress(total: int, enabled, unit: str = "spin", label: str = "workben
 def check_jackpot_stake(model: RoundModel) -> None:
     """Refuse a stake at which one wager would feed a must-drop pot past its must-drop value."""
     for tier in model.jackpots or ():
-        feed = model.stake * tier.pot_rate
+        feed = model.wager * tier.pot_rate
         room = tier.must_drop * (1 - tier.reseed_fraction)
         if not feed <= room:
+            cost = float(model.game.bet_mode.cost)
+            top = room / tier.pot_rate / cost
             raise SimulationError(
                 f"stake {model.stake!r} is too large for the jackpot tier {tier.name!r}: one wager feeds {feed:.6g} to a pot "
-                f"that must drop by {tier.must_drop:g} (at most stake {room / tier.pot_rate:.6g})")
+                f"that must drop by {tier.must_drop:g} (at most stake {top:.6g})")
 
 
 def finite_positive(value, name: str) -> float:

@@ -115,7 +115,7 @@ def _one_jackpot_per_wager(result) -> InvariantCheck:
 
     model, n = result.model, result.spins
     run = result.jackpots
-    replay = simulate_jackpots(model.jackpots, model.stake, n, chunk_generator(result.seed, 0, STREAM_JACKPOTS), record=True)
+    replay = simulate_jackpots(model.jackpots, model.wager, n, chunk_generator(result.seed, 0, STREAM_JACKPOTS), record=True)
     wagers = [w for w, _, _ in replay.events]
     doubles = len(wagers) - len(set(wagers))
     same = replay.drops == run.drops and replay.paid == run.paid

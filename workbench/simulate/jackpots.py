@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import JackpotTier
+from ..model import JackpotTier
 
 
 def analytic_rtp(tiers: tuple) -> float:

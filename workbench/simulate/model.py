@@ -79,17 +79,6 @@ class Stratum:
 
 
 @dataclass(frozen=True)
-class JackpotTier:
-    """A must-drop progressive tier (currency amounts; rates are fractions of each stake)."""
-
-    name: str
-    must_drop: float
-    pot_rate: float
-    reseed_rate: float
-    reseed_fraction: float
-
-
-@dataclass(frozen=True)
 class RoundModel:
     game: Game
     components: tuple
@@ -107,6 +96,14 @@ class RoundModel:
     # a proven bound of what one round pays, summed over the absolute values of its components (pay units; the
     # template's RoundBound, see workbench.rounds.bounds); 0: none is known (the run's own checks guard its sums)
     max_round_units: int = 0
+
+    @property
+    def wager(self) -> float | None:
+        """One round's price in currency at :attr:`stake` (the base total bet x the bet mode's cost): what a round
+        feeds the must-drop jackpots."""
+        if self.stake is None:
+            return None
+        return float(self.stake) * float(self.game.bet_mode.cost)
 
     @property
     def exact_components(self) -> tuple:

@@ -234,6 +234,8 @@ class EditorPanel:
             terms = self.feature_terms
             covers = self.session.game.exact_part
             how = f"exact {covers} + feature terms held from the estimate"
+            if terms.jackpot_rtp:  # [jackpots.*]: their long-run return, fed by every wager, outside the pays
+                how += f", must-drop jackpots {100 * terms.jackpot_rtp:.4f} % (analytic) included"
             if stale and terms.moves_with_base_strips:
                 # the held part moves with every stop: the current strips' figure would mix the new exact part with an
                 # old simulated one, so the figure shown is the estimate's own, for the strips before the edit

@@ -28,7 +28,6 @@ Rules (see docs/games/bier_haus_oktober_fest.md for each rule's reading and test
 
 from __future__ import annotations
 
-import math
 
 from ...model.params import Param
 from ...registry import RoundTemplate
@@ -39,8 +38,6 @@ MAX_TABLE_COUNT = 1_000  # reels, mugs, size, wilds of one random-feature table 
 MAX_SPINS = 10_000  # free spins of one award; meter spins of one wheel segment
 MAX_CASH = 10**9  # a wheel cash prize, x bet multiplier
 MAX_CAP_TOTAL_BETS = 10**9  # max_win / reference_stake
-MAX_MUST_DROP = 10**9  # a jackpot's must-drop value, currency
-MIN_POT_RATE = 1e-6  # a jackpot fed less would take more wagers to drop than 64-bit counts hold
 
 FEATURES = {
     "wild_symbol": Param("symbol", "the WILD symbol (beer); beer reels, mugs, persisting and Hans wilds become it"),
@@ -60,8 +57,6 @@ FEATURES = {
     "bonus_guarantee": Param("int", "minimum feature win from winning combinations, x bet multiplier", min=0),
     "max_win": Param("number", "max win of any single game, in currency", min=0),
     "reference_stake": Param("number", "total bet (currency) the RTP is quoted for", min=0),
-    "jackpots": Param("records", "Mega Drop tiers: name, must_drop (currency), pot_rate, reseed_rate, reseed_fraction",
-                      required=False),
 }
 
 
@@ -134,30 +129,6 @@ def check_features(features: dict, report, refs: dict) -> None:
         report(("features", "free_spins_award"),
                f"counts below trigger_count ({trigger}) can never be awarded: {sorted(k for k in award if k < trigger)}")
     _check_heidis(features, report, refs)
-    tier_fields = {"name": str, "must_drop": float, "pot_rate": float, "reseed_rate": float, "reseed_fraction": float}
-    for i, tier in enumerate(features.get("jackpots", [])):
-        for field in tier:
-            if field not in tier_fields:
-                report(("features", "jackpots", i), f"unknown field {field!r} (known: {', '.join(tier_fields)})")
-        for field, kind in tier_fields.items():
-            value = tier.get(field)
-            if field not in tier:
-                report(("features", "jackpots", i), f"jackpot tier needs {field!r}")
-            elif kind is str and not isinstance(value, str):
-                report(("features", "jackpots", i, field), "must be a string")
-            elif kind is float and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                report(("features", "jackpots", i, field), "must be a number")
-            elif field == "must_drop" and value <= 0:
-                report(("features", "jackpots", i, field), "must be above 0 (currency)")
-            elif field == "must_drop" and not (math.isfinite(value) and value <= MAX_MUST_DROP):
-                report(("features", "jackpots", i, field), f"must be at most {MAX_MUST_DROP:,} (currency), got {value}")
-            elif field in ("pot_rate", "reseed_rate") and not 0 <= value < 1:
-                report(("features", "jackpots", i, field), "must be a fraction of each stake in [0, 1)")
-            elif field == "pot_rate" and value < MIN_POT_RATE:
-                report(("features", "jackpots", i, field), f"must be at least {MIN_POT_RATE:g}: a pot fed {value} of each stake "
-                                                           "would (almost) never reach its must-drop value")
-            elif field == "reseed_fraction" and not 0 <= value < 1:
-                report(("features", "jackpots", i, field), "must be in [0, 1): the reseed as a fraction of must_drop")
 
 
 def _check_heidis(features: dict, report, refs: dict) -> None:

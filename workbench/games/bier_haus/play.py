@@ -39,7 +39,7 @@ from ...simulate.kernel import (
     choose_set, compile_mode, count_groups, fill_screen, spin_windows, table_arrays,
 )
 from . import MAX_MUGS
-from ...simulate.model import named_indices, Feature, JackpotTier, RoundModel, Stratum
+from ...simulate.model import named_indices, Feature, RoundModel, Stratum
 from ...simulate.rng import bounded
 
 
@@ -668,13 +668,6 @@ def wheel_award_means(wheel) -> np.ndarray:
     return out
 
 
-def jackpot_tiers(game: Game) -> tuple:
-    return tuple(
-        JackpotTier(str(t["name"]), float(t["must_drop"]), float(t["pot_rate"]), float(t["reseed_rate"]), float(t["reseed_fraction"]))
-        for t in game.features.get("jackpots", ())
-    )
-
-
 def base_screen_can_reach(game: Game, cap_units: int) -> bool:
     """Whether a plain base screen could pay ``cap_units`` or more (bound: every line at its top pay + top scatter pays).
 
@@ -831,7 +824,6 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
             Feature("free_spins", "free_spins", ("free_spins", "guarantee", "wheel_cash")),
             Feature("heidis_wheel", "wheel_spins", ("wheel_cash",)),
         ),
-        jackpots=jackpot_tiers(game),
         stake=stake,
         cap_total_bets=cap_units / scale.cost_units if cap_units else None,
     )
