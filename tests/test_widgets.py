@@ -680,3 +680,31 @@ def test_editors_show_every_bet_mode_x_its_own_cost(tmp_path):
     weights[0] += 100
     assert tables.commit(lambda: tables.session.game.with_table_weights("coin_values", weights), "more 1x coins")
     assert tables.rtp_label.value.count("wb-stale-mode") == 2  # both modes' feature terms depend on the coin table
+
+
+def test_editors_show_every_option_of_a_player_choice_moving_with_the_strips(tmp_path):
+    """A game with [choices.*]: the headline lists the RTP of every option played always (exact part now + the
+    option's held feature terms); an edit of the base strips moves every option's figure at once."""
+    import re as _re
+
+    from workbench.tuning import measure
+
+    path = tmp_path / "pick.toml"
+    shutil.copyfile(reelsets_dir() / "examples" / "ways_free_spins.toml", path)
+    editor = StripEditor(path, strip_set="base")
+    text = _re.sub("<[^>]+>", "", editor.rtp_label.value)
+
+    def option_rtp(option, text):
+        return float(_re.search(rf"{option} ([\d.]+) % ±", text).group(1))
+
+    assert "Player choice free_spins_pick, RTP if the player always picks: x3 (played)" in text, text
+    game = editor.session.game
+    terms = editor.choice_terms[("free_spins_pick", "x5")]
+    expected = measure(game.with_choice("free_spins_pick", "x5"), "base", terms, strata=True)["rtp"]
+    assert option_rtp("x5", text) == pytest.approx(100 * expected, abs=1e-4)
+    before = {o: option_rtp(o, text) for o in ("x2", "x5")}
+    reel = list(game.strip_sets["base"].reels[1].symbols)
+    reel[reel.index("WILD")] = "TEN" if "TEN" in reel else reel[0]
+    assert editor.commit(lambda: editor.session.game.with_strip("base", 2, reel), "one WILD fewer on reel 2")
+    after = _re.sub("<[^>]+>", "", editor.rtp_label.value)
+    assert all(option_rtp(o, after) < before[o] for o in before) and "stale" not in after

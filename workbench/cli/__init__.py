@@ -91,6 +91,9 @@ def _add_simulate(sub) -> None:
                    help="save progress here; rerun with it to resume (also after Ctrl-C or SIGTERM)")
     p.add_argument("--bet-mode", metavar="NAME",
                    help="play this [bet_modes.*] (every figure x its own cost); default: the base game")
+    p.add_argument("--choice", metavar="NAME=OPTION", action="append",
+                   help="play this option of the [choices.NAME] player choice every time (repeatable); default: "
+                        "the option the file plays")
     p.add_argument("--max-seconds", type=positive_number,
                    help="time box of the whole command (above 0): it stops then and reports the rounds played")
     p.add_argument("--json", action="store_true")
@@ -117,6 +120,12 @@ def _add_rtp(sub) -> None:
     p.add_argument("--bet-mode", metavar="NAME",
                    help="estimate this [bet_modes.*] only (figures x its own cost); by default a game with bet modes "
                         "also lists every mode")
+    p.add_argument("--choice", metavar="NAME=OPTION", action="append",
+                   help="price this option of the [choices.NAME] player choice (repeatable); default: the option the "
+                        "file plays")
+    p.add_argument("--choices", action="store_true",
+                   help="also price every policy of every [choices.*]: each option always, and the best and worst "
+                        "player picking per trigger state (same seed and precision)")
     p.add_argument("--checkpoint", metavar="FILE", type=path_text,
                    help="save progress here (other bet modes: FILE.MODE); rerun with it to resume (also after Ctrl-C, "
                         "SIGTERM or a time box) to the result an uninterrupted run gives")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ReelsetError, WorkbenchError
+from .choices import print_choices, with_choices
 from .outputs import check_output_file, check_output_folder, print_json
 from .process import (EXIT_OK, EXIT_PROBLEM, EXIT_INTERRUPTED, _stops_deferred)
 from .par_text import render_par_text
@@ -130,7 +131,7 @@ def cmd_simulate(args) -> int:
 
     if args.checkpoint:
         check_output_file(args.checkpoint)
-    game = _in_bet_mode(load_game(args.game), args.bet_mode)
+    game = _in_bet_mode(with_choices(load_game(args.game), args.choice), args.bet_mode)
     result = simulate(game, args.spins, args.seed, workers=args.workers, scheduler=args.scheduler, stake=args.stake,
                       chunk_size=args.chunk, progress=not args.quiet, checkpoint=args.checkpoint,
                       max_seconds=args.max_seconds)
@@ -166,7 +167,7 @@ def cmd_rtp(args) -> int:
     from ..simulate import BetModeEstimate, estimate_rtp
 
     started = time.monotonic()
-    game = load_game(args.game)
+    game = with_choices(load_game(args.game), args.choice)
     first_answer = args.precision is None
     precision = FIRST_ANSWER_PRECISION if first_answer else args.precision
     box = args.max_seconds if args.max_seconds is not None else (FIRST_ANSWER_SECONDS if first_answer else None)
@@ -198,6 +199,14 @@ def cmd_rtp(args) -> int:
             if other.interrupted:
                 break
     in_mode = BetModeEstimate(mode, result) if mode is not None else None
+    policies = None
+    if args.choices and game.choices and not result.interrupted:
+        from ..simulate.policies import choice_rtps
+
+        left = None if box is None else max(box - (time.monotonic() - started), 0.05)
+        played = game if mode is not None else game.in_bet_mode(names[0])
+        policies = choice_rtps(played, precision, args.seed, stake=args.stake, workers=args.workers,
+                               max_seconds=None if left is None else left / max(len(game.choices), 1), played=result)
     stops = [result.stopped_by] + [m.estimate.stopped_by for m in modes[1:]]
     with _stops_deferred():  # the result is made: print all of it
         if args.json:
@@ -206,6 +215,8 @@ def cmd_rtp(args) -> int:
                 out["bet_mode"] = in_mode.to_dict()
             if modes:
                 out["bet_modes"] = [m.to_dict() for m in modes]
+            if policies:
+                out["choices"] = {name: c.to_dict() for name, c in policies.items()}
             print_json(out)
         else:
             title = "RTP (exact + conditional)" + (" (interrupted)" if result.interrupted else "")
@@ -220,6 +231,7 @@ def cmd_rtp(args) -> int:
                       f"extra {s.mean_extra:10.4f} +- {s.ci95:.4f} {result.unit}  ({s.samples:,} rounds)")
             if in_mode is not None or modes:
                 _print_bet_modes([in_mode] if in_mode is not None else modes)
+            print_choices(game, policies)
             if "time box" in stops:
                 more = f"--precision {precision:g}" + (f" --max-seconds {10 * box:g}" if args.max_seconds is not None else "")
                 print(f"  note              a time box of {box:g} s cut the run before every mode reached ± "

@@ -82,6 +82,7 @@ TOP_KEYS = {
     "features": "game-module parameters",
     "bet_modes": "other ways to play at their own cost: ante, bonus buy",
     "jackpots": "must-drop progressive jackpot tiers (currency)",
+    "choices": "choices the player makes in the round, each option its own [features] parameters",
 }
 REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paytable", "strip_sets")
 

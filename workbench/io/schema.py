@@ -30,6 +30,7 @@ from .limits import (  # noqa: F401 (the limits are part of this module's interf
     TOP_KEYS, UNIT_TEXT, show_value, cap_problems,
 )
 from .toml import SourceText
+from .sections.choices import ChoiceSections
 from .sections.jackpots import JackpotSections
 from .sections.layout import LayoutSections
 from .sections.pays import PaySections
@@ -37,7 +38,8 @@ from .sections.strips import StripSections
 from .sections.values import ValueChecks
 
 
-class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotSections):
+class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotSections,
+               ChoiceSections):
     """Builds a :class:`~workbench.model.Game` from a reelset's data, one section per mixin; every problem is collected
     before one :class:`~workbench.errors.ReelsetError` is raised."""
 
@@ -49,7 +51,8 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
         self.rule_unknown = False  # [pays] rule was not understood: skip the checks that depend on it
 
     # -- sections --------------------------------------------------------
-    def build(self) -> Game:
+    def header(self) -> tuple:
+        """The top-level keys: (format version, name, description, round template name or None)."""
         data = self.data
         self.check_keys((), data, TOP_KEYS, REQUIRED_TOP)
         version = data.get("format_version")
@@ -69,7 +72,11 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
                 self.problem(("game_module",), f"unknown game module {module_name!r}: no round template of that name{suggestion} "
                              f"(known: {', '.join(known)})")
                 module_name = None
+        return version, name, description, module_name
 
+    def build(self) -> Game:
+        data = self.data
+        version, name, description, module_name = self.header()
         pays = self.pay_rule(data.get("pays", {}))
         reels, rows = self.grid(data.get("grid"))
         heights = self.heights(data.get("grid"), reels, rows, pays)
@@ -106,18 +113,21 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
         bet_modes = self.bet_modes(data.get("bet_modes", {}), strip_sets, module_name, tables)
         jackpots = self.jackpots(data.get("jackpots", {}), bet, bet_modes)
         features = self.table(("features",), data.get("features", {})) or {}
+        choices, amounts = self.choices(data.get("choices", {}), module_name, features), []
         if module_name is not None:
             before = len(self.problems)
             grid = {"heights": heights, "groups": groups, "rows": rows}
-            self.features(module_name, features, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays, grid)
+
+            def check(merged):  # the template's checks of [features] parameters
+                self.features(module_name, merged, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays, grid)
+            check(features)
             amounts = self.feature_amounts(module_name, features, tables) if len(self.problems) == before else []
-            if len(self.problems) == before:  # each bet mode's own [features] parameters, as the template checks them
-                amounts += self.bet_mode_features(module_name, features, bet_modes, tables, lambda merged: self.features(
-                    module_name, merged, symbols, strip_sets, tables, triggers, scatters, bet_modes, pays, grid))
+            if len(self.problems) == before:  # each bet mode's and option's own parameters, as the template checks them
+                amounts += self.bet_mode_features(module_name, features, bet_modes, tables, check)
+                amounts += self.override_features(module_name, features, self.choice_overrides(choices), tables, check)
             if amounts:  # the template's paid amounts share the pay unit: checked with the pays, reported at their keys
                 self.pay_units(bet, paytable, scatters, awards, amounts)
-        else:
-            amounts = []
+        features = self.played_features(features, choices)
         template = registry.find_template(module_name) if module_name is not None else None
 
         if self.problems:
@@ -143,6 +153,7 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
             heights=heights,
             bet_modes=freeze(bet_modes),
             jackpots=jackpots,
+            choices=freeze(choices),
             exact_part=template.exact_part if template is not None else "base game",
             feature_money=tuple(value for _, value, _ in amounts),
             path=self.source.path,

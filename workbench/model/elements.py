@@ -220,6 +220,28 @@ BASE_MODE = BetMode("base")
 
 
 @dataclass(frozen=True)
+class PlayerChoice:
+    """A choice the player makes in the round: ``[choices.NAME]``, one of its ``options`` each time it comes.
+
+    Each option is the ``[features]`` parameters the round plays when it is picked (a table of its own, other
+    spins and multiplier...); an empty option plays ``[features]`` as written.  ``played`` is the option the
+    game's figures are quoted for; ``declared`` holds the ``[features]`` value of every key an option sets
+    (a key ``[features]`` does not have is left out), so that another option can be played in its place.
+    """
+
+    name: str
+    played: str
+    options: Mapping  # option name -> {feature parameter: value}, in file order
+    declared: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    description: str = ""
+
+    @property
+    def keys(self) -> tuple:
+        """The ``[features]`` parameters some option sets."""
+        return tuple(dict.fromkeys(k for option in self.options.values() for k in option))
+
+
+@dataclass(frozen=True)
 class JackpotTier:
     """A must-drop progressive jackpot tier: ``[jackpots.NAME]``.
 

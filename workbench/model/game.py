@@ -46,6 +46,7 @@ class Game:
     bet_modes: Mapping = field(default_factory=lambda: MappingProxyType({}))  # name -> BetMode, as declared ([bet_modes.*])
     bet_mode: BetMode = BASE_MODE  # the mode this Game plays (see in_bet_mode)
     jackpots: tuple = ()  # must-drop progressive tiers ([jackpots.*]): JackpotTier, fed by every wager of every mode
+    choices: Mapping = field(default_factory=lambda: MappingProxyType({}))  # name -> PlayerChoice ([choices.*])
     # facts of its round template, read when the file was validated, so the engines need no registry lookup:
     exact_part: str = "base game"  # what the exact PAR sheet of the base mode covers ("first drop" for a tumble)
     feature_money: tuple = ()  # the amounts (Fraction, x total bet) the template pays from [features] (pay unit)
@@ -148,6 +149,22 @@ class Game:
             symbols[key] = sym
         played = replace(self, strip_sets=MappingProxyType(sets), symbols=MappingProxyType(symbols), bet_mode=mode)
         return played.in_strip_mode("base")
+
+    def with_choice(self, name: str, option: str) -> "Game":
+        """The game whose player picks ``option`` of the choice ``name`` (``[choices.NAME]``) every time: the
+        option's ``[features]`` parameters replace those of the option played so far (a key it does not set is
+        played as ``[features]`` writes it); a bet mode's own ``features`` still come last."""
+        choice = self.choices.get(name)
+        if choice is None:
+            raise KeyError(f"{self.name}: no player choice {name!r} (known: {', '.join(self.choices) or 'none'})")
+        if option not in choice.options:
+            raise KeyError(f"{self.name}: choice {name!r} has no option {option!r} (options: {', '.join(choice.options)})")
+        features = {k: v for k, v in self.features.items() if k not in choice.keys}
+        features.update({k: v for k, v in choice.declared.items()})
+        features.update(choice.options[option])
+        features.update(self.bet_mode.features)  # a bet mode plays its own parameters whatever the player picks
+        choices = {**self.choices, name: replace(choice, played=option)}
+        return replace(self, features=MappingProxyType(features), choices=MappingProxyType(choices))
 
     def in_strip_mode(self, mode: str) -> "Game":
         """The game whose symbols are as strip-set ``mode`` shows them (``[symbols] X by_mode``: a wild's

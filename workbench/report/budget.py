@@ -1,7 +1,7 @@
 """The report's time box (``workbench report --max-seconds``), shared among its simulations.
 
-The report simulates in four places, in this order: the RTP estimate, the RTP per stake, the RTP per bet mode and
-the end-to-end run.  With a box each takes an equal share of the time still left when it starts (a part with
+The report simulates in five places, in this order: the RTP estimate, the RTP per stake, the RTP per bet mode, the
+RTP per player choice and the end-to-end run.  With a box each takes an equal share of the time still left when it starts (a part with
 several levels or modes splits its share among them), so the simulations together end within the box; what is
 fixed (kernel start, the exact PAR sheet, tables, plots, HTML) is not boxed.  Every figure still carries the
 precision it reached, and :meth:`TimeBudget.note` says what the box cut.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 #: the simulating steps of the report, in order (each takes a share of what is left when it starts)
-STEPS = ("rtp", "stakes", "modes", "simulation")
+STEPS = ("rtp", "stakes", "modes", "choices", "simulation")
 MIN_SHARE = 0.05  # seconds: a step whose share is gone still plays its first jobs
 
 
@@ -41,6 +41,6 @@ class TimeBudget:
         if not self.cut:
             return ""
         names = {"rtp": "the RTP estimate", "stakes": "the RTP per stake", "modes": "the RTP per bet mode",
-                 "simulation": "the end-to-end simulation"}
+                 "choices": "the RTP per player choice", "simulation": "the end-to-end simulation"}
         return (f"The report's time box of {self.max_seconds:g} s stopped {', '.join(names[s] for s in self.cut)} before "
                 "the precision or the rounds asked for; each figure gives the precision it reached.")

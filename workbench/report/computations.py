@@ -111,6 +111,24 @@ def bet_mode_estimates(game, est, precision: float = DEFAULT_PRECISION, seed: in
     return out
 
 
+def choice_policies(game, est, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT_SEED, workers: int = 1,
+                    budget=None) -> dict:
+    """The RTP of every policy of every ``[choices.*]`` (:func:`workbench.simulate.policies.choice_rtps`), each
+    option estimated to ``precision`` with ``seed`` (``est`` is the option played); empty without choices."""
+    if not game.choices:
+        return {}
+    from ..simulate.policies import choice_rtps
+
+    others = sum(len(c.options) - 1 for c in game.choices.values())
+    share = budget.share("choices", others) if budget is not None else None
+    out = choice_rtps(game, precision, seed, workers=workers, max_seconds=share, played=est)
+    if budget is not None:
+        for result in out.values():
+            for option_est in result.estimates.values():
+                budget.record("choices", option_est)
+    return out
+
+
 def session_rtp_quantiles(source, n: int, qs, sessions: int = SESSIONS, seed: int = DEFAULT_SEED) -> np.ndarray:
     """Quantiles ``qs`` of the RTP over ``n`` spins, from ``sessions`` simulated sessions (seeded)."""
     from ..plots import sample_wins

@@ -37,7 +37,8 @@ def to_json(data) -> str:
     return json.dumps(_strict(data), indent=2, default=str) + "\n"
 
 
-def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None, bet_modes=()) -> dict:
+def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None, bet_modes=(),
+                choices=None) -> dict:
     """Every number of the report (no dates or timings): same inputs give identical data."""
     data = {
         "provenance": {k: v for k, v in prov.items() if k in ("game", "game_file", "game_sha256", "workbench_version", "seed",
@@ -47,6 +48,7 @@ def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source
         "stakes": [{"stake": s, **e.to_dict()} for s, e in stake_results.items()],
         "simulation": sim.to_dict() if sim is not None else None,
         "bet_modes": [m.to_dict() for m in bet_modes],
+        "choices": {name: c.to_dict() for name, c in (choices or {}).items()},
     }
     if session_source is not None:
         from ..plots import session_percentiles

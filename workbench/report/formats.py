@@ -77,3 +77,15 @@ def _frame(rows: list[dict], index: str | list | None = None) -> pd.DataFrame:
     if index is not None and len(df):
         df = df.set_index(index)
     return df
+
+
+def parameters_text(parameters) -> str:
+    """``[features]`` parameters in words, no Python literals: "multiplier 2; free_spins 3: 15, 4: 22"."""
+    def value(v) -> str:
+        if isinstance(v, dict) or hasattr(v, "items"):
+            return ", ".join(f"{k}: {value(x)}" for k, x in v.items())
+        if isinstance(v, (list, tuple)):
+            return ", ".join(value(x) for x in v)
+        return str(v)
+
+    return "; ".join(f"{k} {value(v)}" for k, v in parameters.items())

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .formats import _frame, fmt_count, fmt_money, fmt_pct
+from .formats import _frame, fmt_count, fmt_money, fmt_pct, parameters_text
 
 
 def _module_summary(game) -> str:
@@ -110,8 +110,19 @@ def game_overview(game) -> pd.DataFrame:
         ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
         ("weighted tables", ", ".join(game.tables) or "-"),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
+        *([("player choices", choices_text(game))] if game.choices else []),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def choices_text(game) -> str:
+    """The ``[choices.*]`` in words: each choice's options and what they play, and the option the figures are for."""
+    def one(choice) -> str:
+        options = "; ".join(f"{name} ({parameters_text(params or choice.declared) or '[features] as written'})"
+                            for name, params in choice.options.items())
+        said = f" ({choice.description})" if choice.description else ""
+        return f"{choice.name}{said}: the player picks one of {options}; the game's figures are for {choice.played}"
+    return ". ".join(one(c) for c in game.choices.values())
 
 
 def jackpots_text(game) -> str:

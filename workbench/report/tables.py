@@ -16,7 +16,7 @@ import pandas as pd
 
 from .defaults import (BAND_CONFIDENCES, BAND_SPINS, DEFAULT_SEED, EXCEEDANCE_LEVELS, PAR_TABLES, SESSION_BANKROLL, SESSION_SPINS, SESSIONS)
 from .computations import AGREEMENT_Z, BAND_SIMULATION_DRAWS, session_rtp_quantiles, simulation_check
-from .formats import _finite, _frame, fmt_ci, fmt_count, fmt_money, fmt_num, fmt_one_in, fmt_pct, fmt_prob, fmt_x
+from .formats import _finite, _frame, parameters_text, fmt_ci, fmt_count, fmt_money, fmt_num, fmt_one_in, fmt_pct, fmt_prob, fmt_x
 
 
 def covers(sheet) -> str:
@@ -352,15 +352,24 @@ def features_text(mode) -> str:
     super_free, retrigger 3: 5"), or nothing."""
     if not mode.features:
         return ""
+    return "; its own features: " + parameters_text(mode.features)
 
-    def value(v) -> str:
-        if isinstance(v, dict) or hasattr(v, "items"):
-            return ", ".join(f"{k}: {value(x)}" for k, x in v.items())
-        if isinstance(v, (list, tuple)):
-            return ", ".join(value(x) for x in v)
-        return str(v)
 
-    return "; its own features: " + "; ".join(f"{k} {value(v)}" for k, v in mode.features.items())
+def choices_table(game, policies: dict) -> pd.DataFrame:
+    """Every policy of every player choice (``[choices.*]``): RTP and 95 % half-width (x the cost of the mode
+    priced), what it plays, and whether the game's figures are quoted for it."""
+    rows = []
+    for name, result in (policies or {}).items():
+        choice = game.choices[name]
+        for p in result.fixed + [p for p in (result.highest, result.lowest) if p is not None]:
+            if p.option is not None:
+                plays = parameters_text(choice.options[p.option] or choice.declared) or "[features] as written"
+            else:
+                plays = "per trigger state: " + ", ".join(f"{state} {option}" for state, option in p.picks.items())
+            rows.append({"choice": name, "policy": p.name, f"RTP ({result.unit})": fmt_pct(p.rtp),
+                         "± (95 %)": fmt_ci(p.ci95), "plays": plays,
+                         "figures quoted for it": "yes" if p.option == result.played else "-"})
+    return _frame(rows, "choice")
 
 
 def bought_text(mode) -> str:

@@ -124,6 +124,7 @@ class EditorPanel:
         self.save_as_row = W.HBox([self.save_as_box, self.save_as_button], layout=W.Layout(align_items="center"))
         self.feature_terms = None  # FeatureTerms of the last estimate (games with features)
         self.mode_terms: dict = {}  # bet mode name -> FeatureTerms of that mode's last estimate
+        self.choice_terms: dict = {}  # (choice, option) -> FeatureTerms of that option's last estimate (not the played)
         self._terms_game = None  # the game the held terms were estimated for
         self._terms_value = None  # the whole-game figure of the held terms for that game (None: not computed yet)
         self.whole_rtp = None  # (value, ci95, stale) of the headline, or None
@@ -257,7 +258,7 @@ class EditorPanel:
             grey = " style='color:#888'" if stale else ""  # a stale figure must not look as good as a fresh one
             head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'{grey}>{100 * value:.4f} % ± {100 * ci:.4f} %"
                     f"</b></span> (95 %; {how}, seed {terms.seed}, {terms.samples:,} rounds){mark}")
-        return f"{head}<br>{part}{self._modes_line()}"
+        return f"{head}<br>{part}{self._modes_line()}{self._choices_line()}"
 
     def _modes_line(self) -> str:
         """Every declared bet mode's RTP, x its own cost: the exact first screen of its strips plus its feature terms
@@ -296,6 +297,41 @@ class EditorPanel:
                 parts.append(f"{label} <span class='wb-mode-rtp'>{100 * value:.4f} %{ci}</span>")
         return "<br><span class='wb-bet-modes'>Bet modes, RTP x each mode's own cost: " + "; ".join(parts) + "</span>"
 
+    def _choices_line(self) -> str:
+        """Every option of every player choice, played always: its whole-game RTP from the current exact part and the
+        feature terms held from its last estimate (the played option's is the headline); greyed when stale."""
+        game = self.session.game
+        if not game.choices:
+            return ""
+        from ..tuning import measure
+
+        whole = self._whole()
+        lines = []
+        for name, choice in game.choices.items():
+            parts = []
+            for option in choice.options:
+                if option == choice.played:
+                    shown = f"{100 * whole[0]:.4f} %" if whole is not None else "not estimated"
+                    parts.append(f"<b>{html.escape(option)}</b> (played) {shown}")
+                    continue
+                terms = self.choice_terms.get((name, option))
+                if terms is None:
+                    parts.append(f"<b>{html.escape(option)}</b> not estimated")
+                    continue
+                try:
+                    value = measure(game.with_choice(name, option), "base", terms, strata=True, quick=True)["rtp"]
+                except WorkbenchError as exc:
+                    parts.append(f"<b>{html.escape(option)}</b> not available ({html.escape(str(exc))})")
+                    continue
+                stale = terms.present and self._stale(terms, game)
+                grey = " style='color:#888'" if stale else ""
+                mark = " <b class='wb-stale-choice' style='color:#a50e0e'>stale</b>" if stale else ""
+                parts.append(f"<b>{html.escape(option)}</b> <span class='wb-choice-rtp'{grey}>{100 * value:.4f} % "
+                             f"± {100 * terms.ci95:.4f} %</span>{mark}")
+            lines.append(f"<br><span class='wb-choices'>Player choice {html.escape(name)}, RTP if the player always "
+                         "picks: " + "; ".join(parts) + "</span>")
+        return "".join(lines)
+
     def _whole(self):
         """(whole-game RTP, 95 % half-width, stale) with the held feature terms, or None before an estimate."""
         if self.feature_terms is None:
@@ -320,6 +356,11 @@ class EditorPanel:
             # and every declared bet mode's, to the same precision x its cost
             self.mode_terms = {name: FeatureTerms.estimate(game.in_bet_mode(name), precision, 1, max_seconds=max_seconds)
                                for name in game.bet_modes}
+            # and every other option of every player choice ([choices.*]), the same way
+            self.choice_terms = {(name, option): FeatureTerms.estimate(game.with_choice(name, option), precision, 1,
+                                                                       max_seconds=max_seconds)
+                                 for name, choice in game.choices.items() for option in choice.options
+                                 if option != choice.played}
         except WorkbenchError as exc:
             self.show_error(f"Whole-game estimate failed: {exc}")
         finally:
@@ -343,6 +384,7 @@ class EditorPanel:
         """On opening a game with features: estimate its feature terms within :data:`AUTO_ESTIMATE_SECONDS`."""
         self.feature_terms = self._terms_game = None
         self.mode_terms = {}
+        self.choice_terms = {}
         if self.auto_estimate and (not self.exact_whole()[0] or self.session.game.bet_modes):
             self.estimate_whole(max_seconds=AUTO_ESTIMATE_SECONDS)
 

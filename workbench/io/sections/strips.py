@@ -282,16 +282,25 @@ class StripSections:
         """Every bet mode's ``features`` checked as the template checks ``[features]``, merged over the game's
         (``check(merged)`` runs the template's checks; a problem at an overridden key is reported at
         ``[bet_modes.NAME.features]``); the amounts they pay (see ``feature_amounts``)."""
+        overrides = [(("bet_modes", name, "features"), self.data["bet_modes"][name]["features"])  # as written
+                     for name, mode in bet_modes.items() if mode.features]
+        return self.override_features(module_name, features, overrides, tables, check)
+
+    def override_features(self, module_name, features: dict, overrides: list, tables: dict, check) -> list:
+        """``[features]`` parameters played otherwise (a bet mode's, a player choice's option): each
+        ``(path, {key: value})`` of ``overrides`` merged over ``features`` and checked by ``check(merged)`` as the
+        template checks ``[features]``, a problem at an overridden key reported under ``path``; the amounts the
+        merged parameters pay that ``features`` does not (see ``feature_amounts``)."""
         amounts = []
-        for name, mode in bet_modes.items():
-            if not mode.features:
+        for where, override in overrides:
+            if not override:
                 continue
-            merged = {**features, **self.data["bet_modes"][name]["features"]}  # as written (mode.features is frozen)
+            merged = {**features, **override}
             own = self.problem
 
-            def remapped(path, message, line=None, name=name, keys=set(mode.features), own=own):
+            def remapped(path, message, line=None, where=where, keys=set(override), own=own):
                 if len(path) > 1 and path[0] == "features" and path[1] in keys:
-                    path = ("bet_modes", name, "features") + tuple(path[1:])
+                    path = where + tuple(path[1:])
                 own(path, message, line)
 
             self.problem = remapped
@@ -300,8 +309,8 @@ class StripSections:
                 check(merged)
                 if len(self.problems) == before:  # what it pays that the game's [features] do not
                     for path, value, unit in self.feature_amounts(module_name, merged, tables):
-                        if path[0] == "features" and path[1] in mode.features:
-                            amounts.append((("bet_modes", name, "features") + tuple(path[1:]), value, unit))
+                        if path[0] == "features" and path[1] in override:
+                            amounts.append((where + tuple(path[1:]), value, unit))
                         elif path[0] != "features":
                             amounts.append((path, value, unit))
             finally:
