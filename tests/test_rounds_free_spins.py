@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -361,6 +362,8 @@ def ways_table_game(tmp_path):
     fixed, retrigger = "\nfree_spins = { 3 = 10, 4 = 15, 5 = 20 }", "\nretrigger = { 3 = 10, 4 = 15, 5 = 20 }"
     assert text.count(fixed) == 1 and text.count(retrigger) == 1  # the [features] lines (not the comments)
     text = text.replace(fixed, '\nfree_spins_table = "fs_spins"').replace(retrigger, '\nretrigger_table = "fs_retrigger"')
+    # the player's pick of spins by count does not apply to spins drawn from a table: no [choices] here
+    text = re.sub(r"^\[choices\.free_spins_pick\].*?(?=^\[bet_modes)", "", text, count=1, flags=re.M | re.S)
     path = tmp_path / "ways_table_free_spins.toml"
     path.write_text(text.rstrip() + "\n" + WAYS_TABLES)
     return load_game(path)

@@ -30,12 +30,12 @@ BATCHES = 8
 
 def screen_game(game: Game, mode: str = "base") -> Game:
     """``game``'s screens alone: the strip sets of ``mode`` (as the base game), played by the classic template (one
-    screen, its pays and scatter pays; no feature, no bet mode) -- what the PAR sheet of ``mode`` covers.  Built
+    screen, its pays and scatter pays; no feature, bet mode, player choice or jackpot) -- what the PAR sheet of ``mode`` covers.  Built
     from the file's text (edits included) so that worker processes, which rebuild a game from its text, play the
     same game."""
     doc = tomlkit.parse(render_text(game))
     doc["game_module"] = "classic"
-    for key in ("features", "bet_modes"):
+    for key in ("features", "bet_modes", "choices", "jackpots"):  # the screens pay: no feature, mode, pick or pot
         if key in doc:
             del doc[key]
     for name in list(doc["strip_sets"]):
