@@ -44,7 +44,7 @@ def test_a_binding_max_free_spins_is_said_with_its_rate(tmp_path):
     assert "paid rounds" in est_note and est.to_dict()["notes"] == [est_note]
     rate = est.counter_rates["free_spins:limit"]
     assert rate == pytest.approx(cut / result.spins, rel=0.25)
-    assert est.counter_counts["free_spins:limit"] > 0
+    assert est.counters["free_spins:limit"] > 0
 
 
 def test_a_maximum_that_never_binds_is_not_mentioned():

@@ -78,7 +78,7 @@ def command_problems(game: Game, source: SourceText, sheets: dict | None = None)
         try:
             model = round_model(played) if bounded else None  # (a bound too large: the same refusal again)
         except WorkbenchError as exc:
-            add(refusal_key(played, str(exc)), str(exc))
+            add(getattr(exc, "key", None) or refusal_key(played, str(exc)), str(exc))
         except (ArithmeticError, ValueError, IndexError) as exc:  # not a WorkbenchError: a template bug, said plainly
             add(("game_module",), f"round template {game.game_module!r} cannot build the game ({type(exc).__name__}: {exc})")
         for stake in [model.stake] + stakes[1:] if model is not None and model.jackpots else ():
@@ -147,17 +147,14 @@ _PLACES = (
 
 
 def refusal_key(game: Game, message: str, exact: bool = False) -> tuple:
-    """The key path of ``game``'s file a command's refusal ``message`` is about (best effort: a refusal names no
-    key itself), e.g. the strip whose stop weights are too many virtual stops, or the max_win below one pay unit."""
+    """The key path of ``game``'s file a command's refusal ``message`` is about, for a refusal that carries no
+    ``key`` of its own (best effort, by its words), e.g. the strip whose stop weights are too many virtual stops, or the max_win below one pay unit."""
     text = message.lower()
     if "max_win" in text and not exact:
         mode = game.bet_mode
         return ("bet_modes", mode.name, "max_win") if mode.max_win is not None else ("bet", "max_win")
     if "stop weights" in text:
         return _heaviest_strip(game)
-    if "forced screen" in text:  # a bought count the base strips cannot show (rounds.forced)
-        mode = game.bet_mode
-        return ("bet_modes", mode.name, "buy_count_table" if mode.buy_counts else "buy_count")
     if "line pays too large" in text or "prefix pays" in text:
         wilds = [name for name, sym in game.symbols.items() if sym.carries_multiplier]
         return ("symbols", wilds[0], "multiplier") if wilds else ("paytable",)

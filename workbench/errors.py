@@ -90,7 +90,12 @@ class ExactBudgetError(WorkbenchError):
 
 
 class SimulationError(WorkbenchError):
-    """A simulation cannot be run as asked (bad arguments, broken checkpoint...)."""
+    """A simulation cannot be run as asked (bad arguments, broken checkpoint...).  ``key``: the key path of the
+    game's file the refusal is about, when the code refusing knows it (``workbench validate`` reports it there)."""
+
+    def __init__(self, message: str = "", key: tuple | None = None):
+        super().__init__(message)
+        self.key = key
 
 
 class FirstScreenCutUnknown(SimulationError):

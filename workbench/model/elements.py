@@ -264,9 +264,15 @@ class JackpotTier:
         """The tier's long-run return, x every wager (exact in the file's decimals)."""
         return Fraction(repr(self.pot_rate)) / (1 - Fraction(repr(self.reseed_fraction)))
 
+    @property
+    def room(self) -> float:
+        """Currency between the lowest restart (``reseed_fraction`` of ``must_drop``) and ``must_drop``: the most one
+        wager's feed may add without carrying the pot past its must-drop value."""
+        return self.must_drop * (1 - self.reseed_fraction)
+
     def largest_wager(self) -> float:
         """The largest wager (currency) whose feed cannot carry the pot past its must-drop value in one step."""
-        return self.must_drop * (1 - self.reseed_fraction) / self.pot_rate
+        return self.room / self.pot_rate
 
 
 @dataclass(frozen=True)

@@ -38,11 +38,12 @@ def no_forced_screen(n_reels: int) -> ForcedScreen:
                         np.ones((1, 1, 1), dtype=np.int64), np.zeros(max(n_reels, 1), dtype=np.int64))
 
 
-def forced_screen_tables(name: str, counts: list, stop_counts: list, set_weights: list) -> ForcedScreen:
+def forced_screen_tables(name: str, counts: list, stop_counts: list, set_weights: list,
+                         key: tuple | None = None) -> ForcedScreen:
     """The sampler of the forced screens showing each of ``counts`` trigger scatters (in the order of the bought
     states).  ``stop_counts[s][r]``: int array, the scatters each virtual stop of reel r of strip set s shows;
-    ``set_weights``: the sets' choice weights.  Raises :class:`SimulationError` when the base strips cannot show a
-    bought count."""
+    ``set_weights``: the sets' choice weights.  Raises :class:`SimulationError` (at ``key``, the bought count's) when
+    the base strips cannot show a bought count."""
     top = max(counts) + 1  # counts 0..max held exactly, top = "more than the largest bought count"
     n_sets, n_reels = len(stop_counts), len(stop_counts[0])
     longest = max(len(v) for reels in stop_counts for v in reels)
@@ -71,7 +72,7 @@ def forced_screen_tables(name: str, counts: list, stop_counts: list, set_weights
             set_cum[t, s] = set_weights[s] * tail[0, 0]
         if set_cum[t].sum() <= 0:
             raise SimulationError(f"{name}: the base strips cannot show {target} trigger scatters, the count a bought "
-                                  "feature starts with: its forced screen cannot be drawn")
+                                  "feature starts with: its forced screen cannot be drawn", key=key)
         set_cum[t] = np.cumsum(set_cum[t])
     return ForcedScreen(set_cum, reel_cum, stops, n_stops, np.zeros(n_reels, dtype=np.int64))
 

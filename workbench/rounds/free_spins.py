@@ -499,8 +499,9 @@ def forced_screen(game: Game, components: list, stop_counts) -> tuple:
         return no_forced_screen(game.reels), np.int64(-1)
     components.append("forced_screen")
     sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    key = ("bet_modes", mode.name, "buy_count_table" if mode.buy_counts else "buy_count")
     tables = forced_screen_tables(f"{game.name}, bet mode {mode.name}", [int(c) for c, _ in mode.bought_counts],
-                                  stop_counts(), [s.weight for s in sets])
+                                  stop_counts(), [s.weight for s in sets], key)
     return tables, np.int64(len(components) - 1)
 
 

@@ -214,10 +214,8 @@ def check_jackpot_stake(model: RoundModel) -> None:
     """Refuse a stake at which one wager would feed a must-drop pot past its must-drop value."""
     for tier in model.jackpots or ():
         feed = model.wager * tier.pot_rate
-        room = tier.must_drop * (1 - tier.reseed_fraction)
-        if not feed <= room:
-            cost = float(model.game.bet_mode.cost)
-            top = room / tier.pot_rate / cost
+        if not feed <= tier.room:
+            top = tier.largest_wager() / float(model.game.bet_mode.cost)
             raise SimulationError(
                 f"stake {model.stake!r} is too large for the jackpot tier {tier.name!r}: one wager feeds {feed:.6g} to a pot "
                 f"that must drop by {tier.must_drop:g} (at most stake {top:.6g})")

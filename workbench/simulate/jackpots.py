@@ -31,7 +31,7 @@ from ..model import JackpotTier
 
 def analytic_rtp(tiers: tuple) -> float:
     """Long-run jackpot return per unit staked (fraction of the total bet): sum of pot_rate / (1 - reseed_fraction)."""
-    return float(sum(t.pot_rate / (1 - t.reseed_fraction) for t in tiers))
+    return float(sum(t.rtp for t in tiers))
 
 
 def reseed_balance(tier: JackpotTier) -> float:

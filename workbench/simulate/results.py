@@ -399,13 +399,13 @@ class RtpEstimate(WinStatistics):
 
     def _count_events(self, counted: list) -> None:
         """``counter_rates``: each counter's expected events per paid round (sum of P(state) x the state's rate);
-        ``counter_counts``: its events over every simulated round.  A state's rounds count what their feature did;
-        the exact first screen counts nothing."""
+        ``counters``: its events over every simulated round (as :attr:`SimulationResult.counters`).  A state's
+        rounds count what their feature did; the exact first screen counts nothing."""
         names = self.model.counters
         rates = sum((p * np.asarray(c, dtype=float) / n for p, n, c in counted), np.zeros(len(names)))
         seen = sum((np.asarray(c, dtype=np.int64) for _, _, c in counted), np.zeros(len(names), dtype=np.int64))
         self.counter_rates = dict(zip(names, rates.tolist()))
-        self.counter_counts = dict(zip(names, seen.tolist()))
+        self.counters = dict(zip(names, seen.tolist()))
 
     def _describe_run(self, model: RoundModel, sheet, seed: int, elapsed: float, precision: float,
                       interrupted: bool) -> None:
@@ -457,7 +457,7 @@ class RtpEstimate(WinStatistics):
         what = "bought rounds" if self.model.game.bet_mode.buy else "paid rounds"
         whole = self.model.game.bet_mode.buy or any(s.end_to_end for s in self.model.strata)
         sampled = "simulated rounds" if whole else "simulated rounds of the trigger states"
-        return limit_notes(self.model.game.features, self.counter_rates, self.counter_counts, self.samples, what,
+        return limit_notes(self.model.game.features, self.counter_rates, self.counters, self.samples, what,
                            sampled)
 
     def _option_rtps(self) -> dict:

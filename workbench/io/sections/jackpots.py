@@ -86,7 +86,7 @@ class JackpotSections:
             if not over:
                 continue
             steps = ", ".join(f"{t.name} by {wager * t.pot_rate:g} (its step from restart to must_drop is "
-                              f"{t.must_drop * (1 - t.reseed_fraction):g}; must_drop at least "
+                              f"{t.room:g}; must_drop at least "
                               f"{wager * t.pot_rate / (1 - t.reseed_fraction):g} would do)" for t in over)
             if mode == "base":  # the ladder's top stake is too large for the tiers: said at the ladder
                 self.problem(("bet", "stakes"), f"stake {float(stake):g} is too large for the jackpot tier "
