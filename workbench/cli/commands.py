@@ -204,8 +204,8 @@ def cmd_rtp(args) -> int:
         from ..simulate.policies import choice_rtps
 
         left = None if box is None else max(box - (time.monotonic() - started), 0.05)
-        played = game if mode is not None else game.in_bet_mode(names[0])
-        policies = choice_rtps(played, precision, args.seed, stake=args.stake, workers=args.workers,
+        # the mode estimated first: the --bet-mode given, else the base game (game itself)
+        policies = choice_rtps(game, precision, args.seed, stake=args.stake, workers=args.workers,
                                max_seconds=None if left is None else left / max(len(game.choices), 1), played=result)
     stops = [result.stopped_by] + [m.estimate.stopped_by for m in modes[1:]]
     with _stops_deferred():  # the result is made: print all of it

@@ -113,8 +113,8 @@ def _per_state(result: ChoiceRtps) -> None:
     for option, est in estimates.items():
         rebuilt = fixed_part + sum(s.contribution for s in est.strata) / per
         if not math.isclose(rebuilt, est.rtp, rel_tol=0, abs_tol=REBUILD_TOLERANCE):
-            result.note = (f"option {option!r}'s RTP is not its exact part plus its states' means ({rebuilt!r} against "
-                           f"{est.rtp!r}): only the fixed policies are priced")
+            result.note = (f"option {option!r}'s RTP is not its exact part plus its states' means ({100 * rebuilt:.4f} % "
+                           f"against {100 * est.rtp:.4f} %): only the fixed policies are priced")
             return
 
     def policy(label: str, pick) -> PolicyRtp:
