@@ -80,3 +80,64 @@ def test_bands_are_refused_where_they_do_not_end_cleanly(rule, pays, message):
     with pytest.raises(ReelsetError) as err:
         loads_game(text, "bad.toml")
     assert message in str(err.value), str(err.value)
+
+
+
+def _figures(result) -> tuple:
+    """What a PAR sheet states exactly (the RTP as a fraction, hit frequency, std, max win, every combination's
+    hits): equal for two games means the sheets agree."""
+    return (result.rtp_exact, result.hit_frequency, result.std, result.max_win, result.max_win_exact,
+            result.combinations.to_dict("records"))
+
+
+def test_an_end_no_screen_reaches_leaves_every_exact_route_open():
+    """The gallery's 7x7 cluster game ends every band at 37 cells, and no first screen of its strips shows more
+    than 29 cells of one candy with the wilds: its PAR sheet is the open bands' to the last digit, and the
+    250-stop production game keeps its exact hit frequency and std (the sweeps over runs, which need every band
+    open, still apply)."""
+    from workbench.exact.cluster import _ids, _reel_values, pay_scale, screen_reach
+    from workbench.exact.windows import strip_set_windows
+    from workbench.io import load_game
+
+    path = "reelsets/examples/cluster_tumble_7x7.toml"
+    gallery = load_game(path)
+    assert all(pays[37] == 0 for pays in gallery.paytable.values())
+    ids, wilds, tables = _ids(gallery, pay_scale(gallery))
+    reels = _reel_values(gallery, strip_set_windows(gallery, gallery.strip_sets["base"]), ids, wilds, tables.index)
+    assert max(screen_reach(reels, len(ids))) == 29
+    opened = loads_game(open(path, encoding="utf-8").read().replace(", 37 = 0 }", " }"), "open.toml")
+    assert not any(37 in pays for pays in opened.paytable.values())
+    assert _figures(par(gallery)) == _figures(par(opened))
+    production = load_game("reelsets/production/cluster_tumble_7x7_250.toml")
+    assert all(pays[37] == 0 for pays in production.paytable.values())
+    assert set(par(production).missing) == {"max_win"}  # as with open bands: only the max win is a bound
+
+
+def test_sizes_in_reach_drops_an_end_beyond_every_screen_only():
+    import numpy as np
+
+    from workbench.exact.cluster import sizes_in_reach
+
+    pays = np.array([[0, 0, 0, 2, 2, 5, 5, 0, 0], [0, 0, 0, 0, 1, 1, 1, 1, 1]])
+    assert sizes_in_reach(pays, np.array([6, 8])) == 5  # A's end (7) out of reach: columns up to 5 tell every pay
+    assert sizes_in_reach(pays, np.array([7, 8])) == 7  # A can show 7 cells: its end stays
+    assert sizes_in_reach(pays, np.array([4, 3])) == 3  # nothing above 4 cells of A, nor 3 of B
+
+
+@pytest.mark.parametrize("end, reached", [(9, False), (8, True)])
+def test_a_count_band_whose_end_no_screen_reaches_prices_as_open(end, reached):
+    """The 3x3 game shows at most 8 A (3 + 2 + 3): an end at 9 changes nothing and leaves the sweep over the
+    screens paying nothing open; at 8 it binds."""
+    from workbench.exact.anywhere import _events, _reel_values, paying_ids, scatter_pay_tables, symbol_pay_units
+    from workbench.exact.windows import strip_set_windows
+    from workbench.pays.scale import pay_scale
+
+    ended = loads_game(ANYWHERE.replace("7 = 0 }", f"{end} = 0 }}"), "band.toml")
+    opened = loads_game(ANYWHERE.replace(", 7 = 0 }", " }"), "open.toml")
+    scale = pay_scale(ended)
+    tables = scatter_pay_tables(ended, scale)
+    vals, _ = _reel_values(ended, strip_set_windows(ended, ended.strip_sets["base"]), paying_ids(ended), tables.index)
+    ev, _ = _events(ended, scale, vals, 2, symbol_pay_units(ended, scale), tables)
+    assert ev.monotone is not reached
+    both = par(ended, full_cycle=True), par(opened, full_cycle=True)
+    assert (_figures(both[0]) == _figures(both[1])) is not reached

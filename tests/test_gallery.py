@@ -68,6 +68,7 @@ def _reduced(name: str, keep: int) -> str:
     text = re.sub(r'^(reel\d+) = "(.*)"$', cut, text, flags=re.M)
     if name in REDUCED_ROWS:  # a tall window needs long strips: fewer rows, so that short strips fit
         text = re.sub(r"^rows = \d+", f"rows = {REDUCED_ROWS[name]}", text, count=1, flags=re.M)
+        text = text.replace(", 37 = 0 }", ", 16 = 0 }")  # the bands' end within the smaller screen
     if "[grid.heights]" in text or re.search(r"^heights\s*=", text, re.M):
         text = re.sub(r"^rows = \d+", "rows = 2", text, count=1, flags=re.M)
         text = re.sub(r"^(reel\d+) = \{[^}]*\}$", r"\1 = { 1 = 1, 2 = 2 }", text, flags=re.M)

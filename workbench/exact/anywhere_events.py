@@ -147,7 +147,8 @@ def _events(game: Game, scale: PayScale, vals: list, n_sym: int, sym_pays: np.nd
         weights.append(low if independent else 0)
         cap = min(listed[-1], reach[col])
         top.append(_counter(kind, cap, col_max[col], pays, low, independent, False))
-        monotone = all(pays[min(k, len(pays) - 1)] > 0 for k in listed if k >= low)
+        # a band's upper end no screen reaches (count above the reach) leaves the counter monotone
+        monotone = all(pays[min(k, len(pays) - 1)] > 0 for k in listed if low <= k <= reach[col])
         all_monotone = all_monotone and monotone
         thr.append(_counter(kind, low, col_max[col], pays, low, independent, True) if monotone else top[-1])
         knap.append([(k, int(pays[min(k, len(pays) - 1)])) for k in listed if k <= reach[col] and pays[min(k, len(pays) - 1)] > 0])

@@ -253,12 +253,15 @@ def analyse_cluster(game: Game, strip_set: StripSet, scale: PayScale | None = No
     ids, wild_ids, tables = _ids(game, scale)
     all_pays = cluster_pay_units(game, scale)
     pays = np.ascontiguousarray(all_pays[ids]) if len(ids) else np.zeros((0, all_pays.shape[1]), np.int64)
-    max_size = pays.shape[1] - 1
     combinations = cluster_combinations(game)
-    combo_of, min_size = _size_bands(game, names, max_size)
+    combo_of, min_size = _size_bands(game, names, pays.shape[1] - 1)
     limit = budget if full_cycle is True else min(budget, CLUSTER_COMBINATIONS_MAX)
     windows = strip_set_windows(game, strip_set)
     reels = _reel_values(game, windows, ids, wild_ids, tables.index)
+    # sizes no screen of these strips shows are dropped: a band whose upper end is out of reach is open here,
+    # so the routes that need every band open (the sweeps over runs) still apply
+    width = sizes_in_reach(pays, screen_reach(reels, len(names))) + 1
+    pays, combo_of = np.ascontiguousarray(pays[:, :width]), np.ascontiguousarray(combo_of[:, :width])
     combos = 1
     for sym, _, _, _ in reels:
         combos *= len(sym)
@@ -353,6 +356,31 @@ def _walk_plan(game: Game, strip_set: StripSet, cells: int, first_total: int, up
     if note is not None and full_cycle is True:
         raise ExactBudgetError(f"{game.name}: {note}")
     return split, size, note
+
+
+def screen_reach(reels: list, n_paying: int) -> np.ndarray:
+    """``reach[j]``: the most cells of paying symbol ``j`` and wilds together that one screen of the strip set
+    shows (each reel's fullest window, summed over the reels): no cluster of ``j`` is larger.  ``reels`` as
+    :func:`_reel_values` returns them."""
+    reach = np.zeros(n_paying, dtype=np.int64)
+    for sym, wmask, _, _ in reels:
+        wilds = wmask.tolist()
+        for j in range(n_paying):
+            reach[j] += max(((int(m) | w).bit_count() for m, w in zip(sym[:, j].tolist(), wilds)), default=0)
+    return reach
+
+
+def sizes_in_reach(pays: np.ndarray, reach: np.ndarray) -> int:
+    """The largest cluster size whose pay differs from the size below it, for some symbol, among the sizes the
+    screens can show (``reach``, :func:`screen_reach`); every larger cluster a screen shows pays as this size.
+    A band's upper end (a size paying 0 above one that pays) above a symbol's reach is not counted."""
+    last = 0
+    for j in range(pays.shape[0]):
+        top = min(int(reach[j]), pays.shape[1] - 1)
+        steps = np.flatnonzero(np.diff(pays[j, :top + 1]) != 0)
+        if len(steps):
+            last = max(last, int(steps[-1]) + 1)
+    return last
 
 
 def _size_bands(game: Game, names: list, max_size: int) -> tuple[np.ndarray, np.ndarray]:
