@@ -97,7 +97,7 @@ def compiled_chain(game, stops, refill_stops=None):
 
 
 def reference_chain(game, stops, refill_stops=None):
-    ladder = list(game.features.get("cascade_multipliers", [1]))
+    ladder = reference.TumbleLadder.of(game.features, free=False)
     refill = None
     if refill_stops is not None:
         refill = (game.strip_sets_for(game.features["refill_mode"])[0], tuple(refill_stops))
@@ -146,17 +146,23 @@ def random_tumble_game(draw):
     n_reels = 3
     reels = [" ".join(draw(st.lists(st.sampled_from(alphabet), min_size=3, max_size=8))) for _ in range(n_reels)]
     ladder = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3))
+    # the ladder as a global multiplier: a step after the listed rungs, perhaps a cap; one rung for the chain's total
+    step = draw(st.integers(0, 3))
+    global_multiplier = (f"\nladder_step = {step}" if step else "") + (
+        f"\nladder_cap = {draw(st.integers(max(ladder), 12))}" if step and draw(st.booleans()) else "") + (
+        f'\nladder_applies = "{draw(st.sampled_from(["drop", "chain"]))}"')
     stops = [draw(st.integers(0, len(r.split()) - 1)) for r in reels]
-    return rule, reels, ladder, stops, draw(st.integers(0, 12))
+    return rule, reels, ladder, stops, draw(st.integers(0, 12)), global_multiplier
 
 
 @SETTINGS
 @given(case=random_tumble_game())
 def test_random_games_chain_as_the_reference(tmp_path, case):
-    rule, reels, ladder, stops, max_cascades = case
+    rule, reels, ladder, stops, max_cascades, global_multiplier = case
     # a strip of one paying symbol cascades for ever: max_cascades ends such chains (in both evaluators)
     text = game_text(rule, reels).replace("cascade_multipliers = [1, 2, 3]",
-                                          f"cascade_multipliers = {ladder}\nmax_cascades = {max_cascades}")
+                                          f"cascade_multipliers = {ladder}\nmax_cascades = {max_cascades}"
+                                          + global_multiplier)
     game = load(tmp_path, text)
     first, paid, _ = compiled_chain(game, stops)
     assert (first, paid) == reference_chain(game, stops)
@@ -220,7 +226,7 @@ def assert_rounds_equal_the_reference(game, seed: int, rounds: int, sim_seed: in
     return result
 
 
-def _feature_game(tmp_path, rule: str, persistent: bool, carries: bool = False):
+def _feature_game(tmp_path, rule: str, persistent: bool, carries: bool = False, more: str = ""):
     bombs = ["A M B C A D S S", "B A S C C A M", "A B M C A S D"]
     free = '[strip_sets.free]\nmode = "free_spins"\n' + "\n".join(f'reel{i + 1} = "{s}"' for i, s in enumerate(bombs))
     features = f"""free_spins_cascade_multipliers = [1, 1, 2]
@@ -233,16 +239,23 @@ multiplier_symbol = "M"
 multiplier_values = "bombs"
 persistent_multiplier = {str(persistent).lower()}
 free_spins_ladder_carries = {str(carries).lower()}
-"""
+{more}"""
     extra = free + '\n[triggers.fs]\nscatter = "S"\nmin_count = 2\n[tables.bombs]\nentries = [{ value = 2, weight = 3 }, { value = 5, weight = 1 }]\n'
     reels = [r + " S" if i == 2 else r for i, r in enumerate(SMALL_REELS[rule])]  # two reels with S: free spins
     return load(tmp_path, game_text(rule, reels, features=features, extra=extra), f"{rule}_{persistent}.toml")
 
 
-@pytest.mark.parametrize("rule,persistent,carries", [("scatter_pays", True, False), ("ways", False, True),
-                                                     ("cluster", True, True)])
-def test_multiplier_symbols_and_free_spins_pay_as_the_reference(tmp_path, rule, persistent, carries):
-    result = assert_rounds_equal_the_reference(_feature_game(tmp_path, rule, persistent, carries), 11, 30_000, 12)
+@pytest.mark.parametrize("rule,persistent,carries,more", [
+    ("scatter_pays", True, False, ""), ("ways", False, True, ""), ("cluster", True, True, ""),
+    # global multipliers: +1 per cascade after the listed rungs (the public 6x5 game's free spins, restarting each spin)
+    ("scatter_pays", False, False, "free_spins_ladder_step = 1"),
+    # +2 per free spin up to x7 for the whole feature; the symbols' total added to the rung of the chain's total
+    ("cluster", True, False, 'free_spins_ladder_grows = "spin"\nfree_spins_ladder_step = 2\nfree_spins_ladder_cap = 7\n'
+                             'ladder_applies = "chain"\nmultiplier_symbols = "add"'),
+    ("lines", False, True, 'ladder_applies = "chain"\nmultiplier_symbols = "add"\nladder_step = 1\nladder_cap = 4'),
+])
+def test_multiplier_symbols_and_free_spins_pay_as_the_reference(tmp_path, rule, persistent, carries, more):
+    result = assert_rounds_equal_the_reference(_feature_game(tmp_path, rule, persistent, carries, more), 11, 30_000, 12)
     assert result.counters["free_spins"] > 1000 and result.counters["tumble:multiplied"] > 0
 
 
@@ -263,6 +276,17 @@ BAD = [
     ('free_spins = { 2 = 3 }', "", "needs trigger"),
     ('trigger = "fs"', '[triggers.fs]\nscatter = "S"\nmin_count = 2', "free spins need free_spins"),
     ('max_cascades = -1', "", "below the minimum"),
+    ('ladder_cap = 5', "", "a cap needs ladder_step"),
+    ('ladder_step = 1\nladder_cap = 2', "", "the cap 2 is below the ladder's entry 3"),
+    ('ladder_step = 0', "", "below the minimum"),
+    ('ladder_applies = "total"', "", "'total' is not one of 'drop', 'chain'"),
+    ('multiplier_symbols = "add"\nladder_applies = "chain"', "", "needs multiplier_symbol"),
+    ('multiplier_symbol = "M"\nmultiplier_values = "t"\nmultiplier_symbols = "add"',
+     '[tables.t]\nentries = [{ value = 2, weight = 1 }]', "need ladder_applies = \"chain\""),
+    ('free_spins_ladder_step = 2', "", "free_spins_ladder_step needs trigger"),
+    ('trigger = "fs"\nfree_spins = { 2 = 3 }\nfree_spins_mode = "free_spins"\nfree_spins_ladder_grows = "spin"\n'
+     'free_spins_ladder_carries = true', '[triggers.fs]\nscatter = "S"\nmin_count = 2\n[strip_sets.fs]\n'
+     'mode = "free_spins"\nreel1 = "A B C"\nreel2 = "A B C"\nreel3 = "A B C"', "already carries through the feature"),
 ]
 
 

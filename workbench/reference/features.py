@@ -226,12 +226,41 @@ def drop_wins(game: Game, shown: list) -> tuple[Fraction, set]:
     return rules.part(game.rule, "reference_drop")(game, shown)
 
 
-def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder: list, refill=None,
-                 draw=None, step0: int = 0, final: list | None = None) -> tuple[Fraction, Fraction, int, int]:
+class TumbleLadder:
+    """A tumble game's cascade ladder as docs/reelset-format.md describes it: the listed rungs, then each further
+    rung ``step`` higher up to ``cap`` (no step: the last repeats); it climbs per winning cascade (``per_cascade``) or
+    per free spin; ``on_chain``: one rung multiplies the chain's total."""
+
+    def __init__(self, values, step: int = 0, cap: int | None = None, per_cascade: bool = True, on_chain: bool = False):
+        self.values, self.step, self.cap = list(values), step, cap
+        self.per_cascade, self.on_chain = per_cascade, on_chain
+
+    @classmethod
+    def of(cls, features: dict, free: bool) -> "TumbleLadder":
+        """The base game's ladder, or (``free``) the free spins' (each of their keys absent: the base game's)."""
+        values = list(features.get("cascade_multipliers", [1]))
+        on_chain = features.get("ladder_applies", "drop") == "chain"
+        if not free:
+            return cls(values, features.get("ladder_step", 0), features.get("ladder_cap"), True, on_chain)
+        return cls(features.get("free_spins_cascade_multipliers", values),
+                   features.get("free_spins_ladder_step", features.get("ladder_step", 0)),
+                   features.get("free_spins_ladder_cap", features.get("ladder_cap")),
+                   features.get("free_spins_ladder_grows", "cascade") == "cascade", on_chain)
+
+    def rung(self, position: int) -> int:
+        if position < len(self.values):
+            return self.values[position]
+        value = self.values[-1] + (position - len(self.values) + 1) * self.step
+        return value if self.cap is None else min(value, self.cap)
+
+
+def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder, refill=None,
+                 draw=None, step0: int = 0, final: list | None = None) -> tuple:
     """One tumbling spin from ``stops``, as docs/reelset-format.md describes the ``tumble`` round: (first drop's
     pay at x1, the chain's pay with the cascade ladder, the total of the multiplier symbols on the final screen if
-    the chain won, else 0; the ladder position of its last paying drop), pays in credits per bet multiplier; the first
-    drop pays x ``ladder[step0]`` (0 but for free spins whose ladder carries on).  The removed cells' symbols fall; new ones continue
+    the chain won, else 0; the ladder position of its last paying drop; the drops' pays at x1 together; the rung of
+    that position), pays in credits per bet multiplier; ``ladder`` a :class:`TumbleLadder` or a list of rungs.  The
+    first drop is at position ``step0`` (0 but for free spins whose ladder carries on or grows per spin).  The removed cells' symbols fall; new ones continue
     each reel's strip above the window, or with ``refill = (strip_set, stops)`` that strip set's reels from those
     stops upward.  ``draw()`` gives the value of a multiplier symbol (``[features] multiplier_symbol``) that lands.
     ``final``: a list that receives the chain's final screen (``final[reel][row]``).
@@ -240,8 +269,10 @@ def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder: list, re
     shown = screen(game, strip_set, stops)
     values = [[draw() if s == bomb else 0 for s in column] for column in shown]
     source, tops = (strip_set, [s - 1 for s in stops]) if refill is None else (refill[0], list(refill[1]))
+    if not isinstance(ladder, TumbleLadder):
+        ladder = TumbleLadder(ladder)
     first, cells = drop_wins(game, shown)
-    paid = first * ladder[min(step0, len(ladder) - 1)]
+    drops = [(first, step0)]  # each paying drop's win at x1 and its ladder position
     step = step0
     cascades = 0
     win = first
@@ -260,11 +291,16 @@ def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder: list, re
         win, cells = drop_wins(game, shown)
         cascades += 1
         if win > 0:
-            step += 1
-            paid += win * ladder[min(step, len(ladder) - 1)]
+            step += 1 if ladder.per_cascade else 0
+            drops.append((win, step))
     if final is not None:
         final[:] = [list(column) for column in shown]
-    return first, paid, (sum(map(sum, values)) if paid > 0 else 0), step
+    wins = sum(w for w, _ in drops)
+    if ladder.on_chain:
+        paid = wins * ladder.rung(step)
+    else:
+        paid = sum(w * ladder.rung(position) for w, position in drops)
+    return first, paid, (sum(map(sum, values)) if paid > 0 else 0), step, wins, ladder.rung(step)
 
 
 def tumble_round(game: Game, rng) -> dict:
@@ -278,7 +314,7 @@ def tumble_round(game: Game, rng) -> dict:
     def draw() -> int:
         return int(table.entries[_pick(rng, table.weights)]["value"])
 
-    def spin(mode: str, ladder: list, step0: int = 0) -> tuple:
+    def spin(mode: str, ladder: TumbleLadder, step0: int = 0) -> tuple:
         sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
         strip_set = sets[_pick(rng, [s.weight for s in sets])]
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
@@ -298,13 +334,16 @@ def tumble_round(game: Game, rng) -> dict:
 
         scatter, count = groups(screen(game, strip_set, stops))
         final: list = []
-        first, paid, m, step = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0, final)
+        first, paid, m, step, wins, rung = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0, final)
         later = Fraction(0)
         if over_chain != "none":  # every scatter that dropped in during the chain counts (and pays: "paid")
             final_scatter, count = groups(final)
             if over_chain == "paid":
                 later = final_scatter - scatter
-        return first, paid, m, scatter, count, step, later
+        return first, paid, m, scatter, count, step, later, wins, rung
+
+    def with_symbols(paid, wins, rung, total):  # a winning chain with the multiplier symbols' total
+        return wins * (rung + total) if f.get("multiplier_symbols", "multiply") == "add" else paid * total
 
     over_chain = f.get("chain_scatters", "none")
 
@@ -313,14 +352,13 @@ def tumble_round(game: Game, rng) -> dict:
         return int(per) * count if per is not None else _spins_for(f.get(key, {}), count)
 
     out = {"first": Fraction(0), "tumble": Fraction(0), "free_spins": Fraction(0)}
-    base_ladder = list(f.get("cascade_multipliers", [1]))
     count = 0
     if game.bet_mode.buy:
         counts = game.bet_mode.bought_counts
         count = counts[_pick(rng, [w for _, w in counts])][0]
     else:
-        first, paid, m, scatter, count, _, later = spin("base", base_ladder)
-        paid = paid * m if m else paid
+        first, paid, m, scatter, count, _, later, wins, rung = spin("base", TumbleLadder.of(f, free=False))
+        paid = with_symbols(paid, wins, rung, m) if m else paid
         out["first"] = first + scatter
         out["tumble"] = paid - first + later
     trigger = game.triggers[f["trigger"]] if "trigger" in f else None
@@ -328,19 +366,21 @@ def tumble_round(game: Game, rng) -> dict:
         return out
     limit = int(f.get("max_free_spins", 10_000))
     left = awarded = min(spins_for("free_spins", count), limit)
-    ladder = list(f.get("free_spins_cascade_multipliers", base_ladder))
+    ladder = TumbleLadder.of(f, free=True)
     feature_m = 0
     step = 0
     while left > 0:
         left -= 1
-        _, paid, m, scatter, count, reached, later = spin(f["free_spins_mode"], ladder, step)
-        if f.get("free_spins_ladder_carries", False):
+        _, paid, m, scatter, count, reached, later, wins, rung = spin(f["free_spins_mode"], ladder, step)
+        if not ladder.per_cascade:
+            step += 1  # grows per free spin
+        elif f.get("free_spins_ladder_carries", False):
             step = reached + 1 if paid > 0 else reached
         if m and f.get("persistent_multiplier", True):
             feature_m += m
-            paid *= feature_m
+            paid = with_symbols(paid, wins, rung, feature_m)
         elif m:
-            paid *= m
+            paid = with_symbols(paid, wins, rung, m)
         out["free_spins"] += paid + scatter + later
         if count >= trigger.min_count and ("retrigger" in f or "retrigger_per_scatter" in f):
             new = min(awarded + spins_for("retrigger", count), limit)

@@ -38,6 +38,9 @@ MAX_MULTIPLIER = 10_000  # a free-spin win multiplier, start or reached by growt
 MULTIPLIER_GROWTH = ("none", "per_spin", "per_win")
 FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking")
 CHAIN_SCATTERS = ("none", "trigger", "paid")  # the tumble's scatters: first drop only, or the whole chain (and paid)
+LADDER_GROWS = ("cascade", "spin")  # the free spins' ladder climbs a rung per winning cascade, or per free spin
+LADDER_APPLIES = ("drop", "chain")  # each drop's win x its rung, or the chain's total x the rung it reached
+MULTIPLIER_SYMBOLS = ("multiply", "add")  # the multiplier symbols' total multiplies the chain, or adds to its rung
 
 FREE_SPINS_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] with scatter = ...) that starts the free spins"),
@@ -382,6 +385,24 @@ TUMBLE_PARAMS = {
     "free_spins_ladder_carries": Param("bool", "free spins: the ladder climbs on from spin to spin (a spin's first drop one "
                                                "step above where the last winning spin ended) instead of restarting "
                                                "(absent: false)", required=False),
+    "ladder_step": Param("int", "the ladder as a global multiplier: after its last entry each further rung is this much "
+                                "higher (absent: the last entry repeats)", required=False, min=1, max=MAX_MULTIPLIER),
+    "ladder_cap": Param("int", "the highest rung a ladder_step ladder climbs to (absent: no cap)", required=False, min=1,
+                        max=MAX_MULTIPLIER),
+    "ladder_applies": Param("str", "what a rung multiplies: drop (each drop's win x its own rung) or chain (the chain's "
+                                   "total x the rung it reached) (absent: drop)", required=False, choices=LADDER_APPLIES),
+    "free_spins_ladder_step": Param("int", "ladder_step of the free spins' ladder (absent: the base game's)",
+                                    required=False, min=1, max=MAX_MULTIPLIER),
+    "free_spins_ladder_cap": Param("int", "ladder_cap of the free spins' ladder (absent: the base game's)",
+                                   required=False, min=1, max=MAX_MULTIPLIER),
+    "free_spins_ladder_grows": Param("str", "what moves the free spins' ladder a rung up: cascade (each winning cascade) or "
+                                            "spin (each free spin after the first, for the whole feature; the cascades "
+                                            "of a spin stay on its rung) (absent: cascade)", required=False,
+                                     choices=LADDER_GROWS),
+    "multiplier_symbols": Param("str", "what the multiplier symbols' total does to a winning chain: multiply (its pay "
+                                       "x the total) or add (the total is added to the rung that multiplies the chain; "
+                                       "needs ladder_applies = chain) (absent: multiply)", required=False,
+                                choices=MULTIPLIER_SYMBOLS),
     "max_cascades": Param("int", f"most cascades of one spin's chain (absent: {MAX_CASCADES:,}; 0: no tumbles, each "
                                  "spin pays its spun screen only)", required=False, min=0, max=MAX_CASCADES),
     "refill_mode": Param("mode", "strip-set mode whose strips drop the new symbols, from a stop drawn per spin (absent: "
@@ -439,10 +460,11 @@ def check_tumble(features: dict, report, refs: dict) -> None:
                     or not 1 <= value <= MAX_MULTIPLIER:
                 report(("tables", table.name, "entries", i), f"a multiplier symbol's entry is value = a whole number 1 to "
                                                              f"{MAX_MULTIPLIER:,} (and its weight), got {entry!r}")
-    fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_cascade_multipliers",
-               "free_spins_ladder_carries")
+    check_ladders(features, report)
+    fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_ladder_step",
+               "free_spins_ladder_cap", "free_spins_ladder_grows")
     if "trigger" not in features:
-        for key in fs_keys[:4] + ("free_spins_per_scatter", "retrigger_per_scatter", "chain_scatters"):
+        for key in fs_keys + ("free_spins_per_scatter", "retrigger_per_scatter", "chain_scatters"):
             if key in features:
                 report(("features", key), f"{key} needs trigger = the scatter trigger that starts the free spins")
         for name, mode in refs.get("bet_modes", {}).items():
@@ -465,6 +487,36 @@ def check_tumble(features: dict, report, refs: dict) -> None:
         check_free_spins(checked, report, refs)
     if features.get("refill_mode") == "base":
         report(("features", "refill_mode"), "refill strips need strip sets of their own mode (not \"base\")")
+
+
+def check_ladders(features: dict, report) -> None:
+    """The ladders of a tumble game as global multipliers: a cap needs a step and is above the listed rungs; growth
+    per free spin carries through the feature by itself; symbols add to a rung that multiplies the chain."""
+    base = features.get("cascade_multipliers") or [1]
+    for prefix, ladder, step_key in (("", base, "ladder_step"),
+                                     ("free_spins_", features.get("free_spins_cascade_multipliers") or base,
+                                      "free_spins_ladder_step")):
+        cap_key = prefix + "ladder_cap"
+        if cap_key not in features:
+            continue
+        step = features.get(step_key, features.get("ladder_step") if prefix else None)
+        if step is None:
+            report(("features", cap_key), f"a cap needs {step_key}: without a step the ladder's last entry repeats, so "
+                                          "it never climbs to a cap")
+        elif isinstance(features[cap_key], int) and all(isinstance(v, int) for v in ladder) \
+                and features[cap_key] < max(ladder):
+            report(("features", cap_key), f"the cap {features[cap_key]:,} is below the ladder's entry {max(ladder):,}: "
+                                          "raise the cap or lower the entry")
+    if features.get("free_spins_ladder_grows") == "spin" and features.get("free_spins_ladder_carries"):
+        report(("features", "free_spins_ladder_carries"), "a ladder growing per free spin already carries through the "
+                                                          "feature: drop free_spins_ladder_carries")
+    if features.get("multiplier_symbols") == "add":
+        if "multiplier_symbol" not in features:
+            report(("features", "multiplier_symbols"), "multiplier_symbols = \"add\" needs multiplier_symbol (and "
+                                                       "multiplier_values)")
+        if features.get("ladder_applies", "drop") != "chain":
+            report(("features", "multiplier_symbols"), "symbols that add to the rung need ladder_applies = \"chain\" "
+                                                       "(one rung multiplies the chain's total)")
 
 
 TUMBLE = RoundTemplate(

@@ -238,6 +238,15 @@ def hold_and_respin_bound(game: Game, stake=None) -> RoundBound:
                       + (f", jackpots of at most {jackpot:,} each" if jackpot else "") + (f", grand {grand:,}" if grand else ""))
 
 
+def _ladder_top(values: list, step, cap, positions: int) -> int:
+    """The highest rung of a tumble ladder over ``positions`` positions (see workbench.rounds.tumble.Ladder)."""
+    top = max(values)
+    if step:
+        climbed = values[-1] + int(step) * max(0, positions - len(values))
+        top = max(top, min(climbed, cap) if cap else climbed)
+    return top
+
+
 def tumble_bound(game: Game, stake=None) -> RoundBound:
     from . import MAX_CASCADES, MAX_FREE_SPINS
 
@@ -245,8 +254,15 @@ def tumble_bound(game: Game, stake=None) -> RoundBound:
     drop = screen_units(game, scatters=False)
     scatters = scatter_units(game)
     cascades = int(f.get("max_cascades", MAX_CASCADES))
-    base_ladder = max(f.get("cascade_multipliers", [1]) or [1])
-    free_ladder = max(f.get("free_spins_cascade_multipliers", f.get("cascade_multipliers", [1])) or [1])
+    spins = int(f.get("max_free_spins", MAX_FREE_SPINS)) if "trigger" in f else 0
+    per_spin = f.get("free_spins_ladder_grows") == "spin"
+    free_positions = spins if per_spin else (cascades + 1) * (spins if f.get("free_spins_ladder_carries") else 1)
+    base_ladder = _ladder_top(f.get("cascade_multipliers") or [1], f.get("ladder_step"), f.get("ladder_cap"),
+                              cascades + 1)
+    free_ladder = _ladder_top(f.get("free_spins_cascade_multipliers") or f.get("cascade_multipliers") or [1],
+                              f.get("free_spins_ladder_step", f.get("ladder_step")),
+                              f.get("free_spins_ladder_cap", f.get("ladder_cap")), max(free_positions, 1))
+    add = f.get("multiplier_symbols") == "add"  # the symbols' total adds to the rung instead of multiplying
     cells = sum(_max_rows(game))
     top_value = 0
     if f.get("multiplier_symbol") is not None and f.get("multiplier_values") in game.tables:
@@ -256,14 +272,13 @@ def tumble_bound(game: Game, stake=None) -> RoundBound:
     chain = (cascades + 1) * drop
     # the paid spin: its first drop (component of the pay rule) and the rest of the chain (tumble): 2 x the chain
     # with chain_scatters = "paid" the final screen's scatter pays over the first drop's go to tumble: once more at most
-    base = scatters * (2 if f.get("chain_scatters") == "paid" else 1) + 2 * chain * base_ladder * symbols
+    base = scatters * (2 if f.get("chain_scatters") == "paid" else 1) + 2 * chain * (
+        base_ladder + symbols if add else base_ladder * symbols)
     feature = 0
-    spins = 0
     if "trigger" in f:
-        spins = int(f.get("max_free_spins", MAX_FREE_SPINS))
         persistent = f.get("persistent_multiplier", True)
         multiplier = max(1, spins * cells * top_value) if persistent else symbols
-        feature = spins * (scatters + chain * free_ladder * multiplier)
+        feature = spins * (scatters + chain * (free_ladder + multiplier if add else free_ladder * multiplier))
     parts = [(cascades, ("features", "max_cascades"))] + ([(spins, ("features", "max_free_spins"))] if spins else [])
     return RoundBound(base + feature, _largest(parts),
                       f"{cascades + 1:,} drops (max_cascades{'' if 'max_cascades' in f else ', absent'} + 1) of at most "

@@ -12,7 +12,11 @@ after ``max_cascades`` cascades).
   (the last entry repeats; absent: x1), ``free_spins_cascade_multipliers`` in free spins (absent:
   the base ladder); the ladder restarts every spin, unless ``free_spins_ladder_carries``: then the free
   spins' ladder climbs on from spin to spin (a multiplier growing with every win of the feature: a spin's
-  first drop continues one step above where the last winning spin ended).
+  first drop continues one step above where the last winning spin ended).  As a global multiplier: with
+  ``ladder_step`` each rung after the listed ones is that much higher (up to ``ladder_cap``; the free spins'
+  ``free_spins_ladder_step`` / ``free_spins_ladder_cap``, absent: the base game's); with ``free_spins_ladder_grows
+  = "spin"`` the free spins' ladder moves a rung per free spin instead of per cascade (for the whole feature);
+  ``ladder_applies = "chain"`` pays the chain's total x the rung it reached instead of each drop x its own.
 - Multiplier symbols: ``multiplier_symbol`` (a one-row ``bonus`` symbol that pays nothing and is
   never removed) takes a value from ``multiplier_values`` (entries ``value``, ``weight``) when it
   lands, on the first drop or in the chain.  When a spin's chain has won, the values of the
@@ -20,7 +24,9 @@ after ``max_cascades`` cascades).
   win x ``M`` (x1 if none shows).  In free spins with ``persistent_multiplier`` (the default)
   ``M`` is added to the feature's multiplier, which then multiplies that chain's win; a winning
   chain with no multiplier symbol on screen pays x1.  Without it, free spins pay x ``M`` as the
-  base game does.  The exact + conditional method integrates the values out (each counted value
+  base game does.  With ``multiplier_symbols = "add"`` (and ``ladder_applies = "chain"``) the total ``M`` (or the
+  feature's) is added to the rung instead: the chain pays its drops' wins x (rung + ``M``).  The exact +
+  conditional method integrates the values out (each counted value
   replaced by the table's mean in a zero-mean adjustment, unless the bet mode has a max-win cap),
   which removes their share of the variance of the simulated components.
 - Scatter groups pay and count on the first drop of each spin only (symbols that drop in during
@@ -84,11 +90,15 @@ RuleArrays = namedtuple("RuleArrays", ["screen", "rows", "anywhere", "counts", "
 # Scatter groups on the first drop: ``member[g, id]`` instances of group g a cell showing id adds; ``mode``/``cap``/
 # ``pays`` as pays.scatter.ScatterArrays; ``comp[g]`` component (-1: pays nothing).
 GroupArrays = namedtuple("GroupArrays", ["member", "mode", "cap", "pays", "comp", "codes"])
+#: a cascade ladder (a global multiplier): ``values`` the listed rungs, then each further rung ``step`` higher (0: the
+#: last repeats) up to ``cap``; ``per_cascade`` climbs a rung per winning cascade (else per free spin: the caller moves
+#: it); ``on_chain`` pays the chain's total x the rung it reached (else each drop x its own rung)
+Ladder = namedtuple("Ladder", ["values", "step", "cap", "per_cascade", "on_chain"])
 TumbleParams = namedtuple("TumbleParams", [
     "base", "free", "refill", "use_refill", "pay", "groups", "screen", "mval", "remove", "top",
     "ladder_base", "ladder_free", "carry", "max_cascades", "mult_sym", "mcum", "mvals", "persistent",
     "comp_rule", "comp_tumble", "comp_fs", "trigger_group", "min_count", "cap_count", "award", "retrigger", "max_spins",
-    "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value",
+    "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value", "add_symbols",
     "chain_scatters",  # 0: scatters count on the first drop; 1: over the whole chain (triggers); 2: and they pay so
 ])
 
@@ -276,21 +286,31 @@ def final_groups(p):
 
 
 #: what :func:`chain` returns (pay units; a named tuple, which numba compiles as a record of fields)
-ChainResult = namedtuple("ChainResult", ("first", "paid", "multiplier_total", "multipliers", "step"))
+ChainResult = namedtuple("ChainResult", ("first", "paid", "multiplier_total", "multipliers", "step", "wins", "rung"))
+
+
+@njit(cache=True, inline="always")
+def rung(ladder, k):
+    """The multiplier of ladder position ``k`` (see :data:`Ladder`)."""
+    last = ladder.values.shape[0] - 1
+    if k <= last:
+        return ladder.values[k]
+    return min(ladder.values[last] + (k - last) * ladder.step, ladder.cap)
 
 
 @njit(cache=True)
 def chain(p, st, s, rng, ladder, counters, step0):
     """The cascades of a filled screen, as a :data:`ChainResult`: ``first`` the first drop's pay at x1, ``paid`` the
     chain's pay with the ladder, ``multiplier_total`` the multiplier symbols' total on the final screen,
-    ``multipliers`` how many multiplier symbols that total adds, ``step`` the ladder position reached.  ``s``: the
-    strip set refills drop from; ``step0``: the ladder position of the first drop (0, or where the last free spin
-    left it when it carries)."""
+    ``multipliers`` how many multiplier symbols that total adds, ``step`` the ladder position reached, ``wins`` the
+    drops' pays at x1 together, ``rung`` the multiplier of position ``step``.  ``s``: the strip set refills drop
+    from; ``step0``: the ladder position of the first drop (0, or where the last free spin left it when it carries
+    or grows per spin)."""
     remove = p.remove
     remove[:, :] = False
     first = pay_screen(p.pay, p.screen, remove)
-    last = ladder.shape[0] - 1
-    paid = first * ladder[min(step0, last)]
+    paid = 0 if ladder.on_chain else first * rung(ladder, step0)
+    wins = first
     win = first
     k = 1
     step = step0
@@ -304,9 +324,14 @@ def chain(p, st, s, rng, ladder, counters, step0):
         win = pay_screen(p.pay, p.screen, remove)
         if win > 0:
             counters[CASCADES] += 1
-            step += 1
-            paid += win * ladder[min(step, last)]
+            if ladder.per_cascade:
+                step += 1
+            wins += win
+            if not ladder.on_chain:
+                paid += win * rung(ladder, step)
             k += 1
+    if ladder.on_chain:
+        paid = wins * rung(ladder, step)
     total_m = 0
     n_m = 0
     if paid > 0 and p.mult_sym >= 0:
@@ -317,7 +342,17 @@ def chain(p, st, s, rng, ladder, counters, step0):
                 if v > 0:
                     total_m += v
                     n_m += 1
-    return ChainResult(first, paid, total_m, n_m, step)
+    return ChainResult(first, paid, total_m, n_m, step, wins, rung(ladder, step))
+
+
+@njit(cache=True, inline="always")
+def with_symbols(p, drops, m):
+    """A winning chain's pay with the multiplier symbols' total ``m``, and the amount their values multiply (the
+    Rao-Blackwell adjustment's factor): ``multiply``: the chain's pay x ``m``; ``add``: its drops' wins x (its rung
+    + ``m``)."""
+    if p.add_symbols:
+        return drops.wins * (drops.rung + m), drops.wins
+    return drops.paid * m, drops.paid
 
 
 @njit(cache=True)
@@ -347,18 +382,20 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
             c, units = final_groups(p)
             if p.chain_scatters == 2:
                 total += units - scratch[0]
-        if p.carry:
+        if not p.ladder_free.per_cascade:
+            step += 1  # a ladder growing per free spin: the next spin one rung up
+        elif p.carry:
             step = drops.step + 1 if paid > 0 else drops.step  # the next spin's first drop climbs on after a win
         if m > 0:
             counters[MULTIPLIED] += 1
             if p.persistent:
                 feature_m += m
                 feature_n += n_m
-                rb += float(paid) * (p.mean_value * feature_n - feature_m)
-                paid *= feature_m
+                paid, factor = with_symbols(p, drops, feature_m)
+                rb += float(factor) * (p.mean_value * feature_n - feature_m)
             else:
-                rb += float(paid) * (p.mean_value * n_m - m)
-                paid *= m
+                paid, factor = with_symbols(p, drops, m)
+                rb += float(factor) * (p.mean_value * n_m - m)
         total += paid
         if c >= p.min_count:
             extra = p.retrigger[min(c, p.cap_count)]
@@ -401,9 +438,9 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
     first, paid, m, n_m = drops.first, drops.paid, drops.multiplier_total, drops.multipliers
     if m > 0:
         counters[MULTIPLIED] += 1
+        paid, factor = with_symbols(p, drops, m)
         if conditional and p.rb_values:
-            adjust[p.comp_tumble] += float(paid) * (p.mean_value * n_m - m)
-        paid *= m
+            adjust[p.comp_tumble] += float(factor) * (p.mean_value * n_m - m)
     amounts[p.comp_rule] += first
     extra = paid - first
     if p.chain_scatters > 0:  # the scatters that dropped in during the cascades count (and pay, with 2)
@@ -533,6 +570,25 @@ def _spins_by_count(spins: dict, min_count: int, cap_count: int) -> np.ndarray:
     return out
 
 
+LADDER_NO_CAP = 1 << 40  # the cap of a ladder_step ladder without ladder_cap (tumble_bound bounds what a round reaches)
+
+
+def ladders(f) -> tuple:
+    """The base game's and the free spins' :data:`Ladder` from ``[features]`` (the free spins' keys absent: the base
+    game's)."""
+    values = f.get("cascade_multipliers", [1])
+    on_chain = f.get("ladder_applies", "drop") == "chain"
+
+    def ladder(entries, step, cap, per_cascade: bool):
+        return Ladder(np.asarray(entries, dtype=np.int64), np.int64(step or 0), np.int64(cap or LADDER_NO_CAP),
+                      per_cascade, on_chain)
+
+    return (ladder(values, f.get("ladder_step"), f.get("ladder_cap"), True),
+            ladder(f.get("free_spins_cascade_multipliers", values), f.get("free_spins_ladder_step", f.get("ladder_step")),
+                   f.get("free_spins_ladder_cap", f.get("ladder_cap")),
+                   f.get("free_spins_ladder_grows", "cascade") == "cascade"))
+
+
 def components(game: Game) -> list:
     """The rule's component, ``scatter:<name>`` per paying group, ``tumble``, then ``free_spins`` with a trigger."""
     out = [game.pays.rule] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
@@ -565,8 +621,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     free = virtual_strips(game, f["free_spins_mode"]) if has_fs else base
     use_refill = "refill_mode" in f
     refill = virtual_strips(game, f["refill_mode"]) if use_refill else base
-    ladder_base = np.asarray(f.get("cascade_multipliers", [1]), dtype=np.int64)
-    ladder_free = np.asarray(f.get("free_spins_cascade_multipliers", list(ladder_base)), dtype=np.int64)
+    ladder_base, ladder_free = ladders(f)
     mult_sym, mcum, mvals, mean_value = -1, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64), Fraction(0)
     if "multiplier_symbol" in f:
         mult_sym = game.symbols[f["multiplier_symbol"]].index
@@ -620,6 +675,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         chain_scatters=np.int64(CHAIN_SCATTERS.index(f.get("chain_scatters", "none"))),
         # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
         rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),
+        add_symbols=f.get("multiplier_symbols", "multiply") == "add",
     )
     features = [Feature("tumble", "tumble:rounds", ("tumble",))]
     if has_fs:
