@@ -88,7 +88,8 @@ def cluster_game_text(draw, max_reels: int = 4, max_rows: int = 3, max_stops: in
 # ---------------------------------------------------------------------------
 @njit
 def _pay_screen(screen, pays, is_wild, remove):
-    return cluster_pay_screen(screen, pays, is_wild, remove, np.zeros(pays.shape[0], dtype=np.uint64))
+    none = np.zeros((0, 0), dtype=np.int64)  # no position multipliers
+    return cluster_pay_screen(screen, pays, is_wild, remove, np.zeros(pays.shape[0], dtype=np.uint64), none, none)
 
 
 def _strip_text(reels: int, rows: int) -> str:
@@ -252,8 +253,8 @@ def test_the_evaluator_runs_without_the_numba_runtime():
     """Chunk loops are compiled with ``_nrt=False`` (no allocation): the evaluator must compile there."""
 
     @njit(_nrt=False)
-    def pay(screen, pays, is_wild, remove, boards):
-        return cluster_pay_screen(screen, pays, is_wild, remove, boards)
+    def pay(screen, pays, is_wild, remove, boards, cell_mult, cell_wins):
+        return cluster_pay_screen(screen, pays, is_wild, remove, boards, cell_mult, cell_wins)
 
     game = load_game(DATA / "cluster_5x4.toml")
     arrays = cluster_arrays(game)
@@ -266,7 +267,23 @@ def test_the_evaluator_runs_without_the_numba_runtime():
         shown = [[None if s < 0 else names[s] for s in reel] for reel in screen.tolist()]
         expected, _ = reference.cluster_screen(game, shown)
         boards = np.zeros(len(names), dtype=np.uint64)
-        assert pay(screen, arrays.pays, arrays.is_wild, remove, boards) == scale.units(game.bet.credits(expected, "total_bet"))
+        none = np.zeros((0, 0), dtype=np.int64)
+        assert pay(screen, arrays.pays, arrays.is_wild, remove, boards, none, none) == \
+            scale.units(game.bet.credits(expected, "total_bet"))
+        # position multipliers: each paid cluster x the sum of its cells' (x1 when 0); each adds a win to its cells
+        cell_mult = rng.integers(0, 4, size=(5, 4)).astype(np.int64)
+        cell_wins = np.zeros((5, 4), dtype=np.int64)
+        grown, wins = Fraction(0), np.zeros((5, 4), dtype=np.int64)
+        for symbol, cluster in reference.find_clusters(game, shown):
+            band = reference.cluster_band(game, symbol, len(cluster))
+            if band:
+                m = sum(int(cell_mult[r, k]) for r, k in cluster)
+                grown += game.paytable[symbol][band] * (m if m else 1)
+                for r, k in cluster:
+                    wins[r, k] += 1
+        assert pay(screen, arrays.pays, arrays.is_wild, remove, boards, cell_mult, cell_wins) == \
+            scale.units(game.bet.credits(grown, "total_bet"))
+        assert (cell_wins == wins).all()
 
 
 def test_refuses_other_rules():

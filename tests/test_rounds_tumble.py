@@ -101,7 +101,11 @@ def reference_chain(game, stops, refill_stops=None):
     refill = None
     if refill_stops is not None:
         refill = (game.strip_sets_for(game.features["refill_mode"])[0], tuple(refill_stops))
-    first, paid, *_ = reference.tumble_chain(game, game.strip_sets_for("base")[0], tuple(stops), ladder, refill)
+    values = game.features.get("position_multipliers")
+    grid = reference.PositionCells(values) if values and game.features.get("position_multipliers_in") != "free_spins" \
+        else None
+    first, paid, *_ = reference.tumble_chain(game, game.strip_sets_for("base")[0], tuple(stops), ladder, refill,
+                                             grid=grid)
     scale = pay_scale(game)
     return scale.units(first), scale.units(paid)
 
@@ -124,6 +128,21 @@ def test_every_spin_of_a_small_game_chains_as_the_reference(tmp_path, rule):
         assert (first, paid) == reference_chain(game, stops), stops
         cascades += paid > first * 1
     assert cascades > 0  # the game does cascade
+
+
+def test_position_multipliers_grow_on_the_cells_of_each_win_as_the_reference(tmp_path):
+    """Every spin of the small cluster game with a cell's multiplier x2, x3, x5 after its 1st, 2nd, 3rd win: the
+    compiled chain = the reference, and some chains pay more than without the grid (a cell won twice)."""
+    plain = load(tmp_path, game_text("cluster", SMALL_REELS["cluster"]), "plain.toml")
+    game = load(tmp_path, game_text("cluster", SMALL_REELS["cluster"], features="position_multipliers = [2, 3, 5]"))
+    lengths = [len(s.split()) for s in SMALL_REELS["cluster"]]
+    grown = 0
+    for stops in itertools.product(*[range(n) for n in lengths]):
+        first, paid, _ = compiled_chain(game, stops)
+        assert (first, paid) == reference_chain(game, stops), stops
+        assert first == compiled_chain(plain, stops)[0]  # the first drop: no cell has won yet
+        grown += paid > compiled_chain(plain, stops)[1]
+    assert grown > 0
 
 
 @pytest.mark.parametrize("rule", ["scatter_pays", "ways", "cluster"])
@@ -151,6 +170,8 @@ def random_tumble_game(draw):
     global_multiplier = (f"\nladder_step = {step}" if step else "") + (
         f"\nladder_cap = {draw(st.integers(max(ladder), 12))}" if step and draw(st.booleans()) else "") + (
         f'\nladder_applies = "{draw(st.sampled_from(["drop", "chain"]))}"')
+    if rule == "cluster" and draw(st.booleans()):  # position multipliers: a cell's after each win on it
+        global_multiplier += f"\nposition_multipliers = {sorted(draw(st.lists(st.integers(0, 4), min_size=1, max_size=4)))}"
     stops = [draw(st.integers(0, len(r.split()) - 1)) for r in reels]
     return rule, reels, ladder, stops, draw(st.integers(0, 12)), global_multiplier
 
@@ -253,6 +274,9 @@ free_spins_ladder_carries = {str(carries).lower()}
     ("cluster", True, False, 'free_spins_ladder_grows = "spin"\nfree_spins_ladder_step = 2\nfree_spins_ladder_cap = 7\n'
                              'ladder_applies = "chain"\nmultiplier_symbols = "add"'),
     ("lines", False, True, 'ladder_applies = "chain"\nmultiplier_symbols = "add"\nladder_step = 1\nladder_cap = 4'),
+    # position multipliers: kept through the feature (base spins restart them), or in the free spins only
+    ("cluster", True, False, 'position_multipliers = [1, 2, 3]\nposition_multipliers_keep = "feature"'),
+    ("cluster", False, True, 'position_multipliers = [0, 2, 4, 8]\nposition_multipliers_in = "free_spins"'),
 ])
 def test_multiplier_symbols_and_free_spins_pay_as_the_reference(tmp_path, rule, persistent, carries, more):
     result = assert_rounds_equal_the_reference(_feature_game(tmp_path, rule, persistent, carries, more), 11, 30_000, 12)
@@ -284,6 +308,11 @@ BAD = [
     ('multiplier_symbol = "M"\nmultiplier_values = "t"\nmultiplier_symbols = "add"',
      '[tables.t]\nentries = [{ value = 2, weight = 1 }]', "need ladder_applies = \"chain\""),
     ('free_spins_ladder_step = 2', "", "free_spins_ladder_step needs trigger"),
+    ('position_multipliers = [1, 2]', "", "played on cluster pays"),
+    ('position_multipliers_keep = "feature"', "", "position_multipliers_keep needs position_multipliers"),
+    ('position_multipliers = [2, 1]', "", "entry 2 (1) is below entry 1 (2)"),
+    ('position_multipliers = [1, 2]\nposition_multipliers_keep = "feature"', "", "need free spins"),
+    ('position_multipliers = [-1]', "", "below the minimum"),
     ('trigger = "fs"\nfree_spins = { 2 = 3 }\nfree_spins_mode = "free_spins"\nfree_spins_ladder_grows = "spin"\n'
      'free_spins_ladder_carries = true', '[triggers.fs]\nscatter = "S"\nmin_count = 2\n[strip_sets.fs]\n'
      'mode = "free_spins"\nreel1 = "A B C"\nreel2 = "A B C"\nreel3 = "A B C"', "already carries through the feature"),

@@ -135,7 +135,7 @@ def board_clusters(own, wild, max_size, shift, not_top, not_bottom, full, sizes)
 
 
 @njit(cache=True, inline="always")
-def cluster_pay_screen(screen, pays, is_wild, remove, boards) -> int:
+def cluster_pay_screen(screen, pays, is_wild, remove, boards, cell_mult, cell_wins) -> int:
     """Pay units of the clusters of an explicit screen.
 
     ``screen``: int64[n_reels, n_rows] symbol indices (-1: an empty cell, joining nothing), at most 64
@@ -143,6 +143,9 @@ def cluster_pay_screen(screen, pays, is_wild, remove, boards) -> int:
     ``is_wild``: bool[n_symbols]; ``remove``: bool[n_reels, n_rows], set True on every cell of a
     paying cluster (its wilds too), other cells left as they are; ``boards``: uint64[n_symbols]
     scratch (one bitboard per symbol, overwritten).  Returns the win in pay units.
+    Position multipliers: with ``cell_mult`` int64[n_reels, n_rows] (shape (0, 0): none), a paid cluster pays x the
+    sum of ``cell_mult`` over its cells (x1 when that sum is 0), and adds 1 to ``cell_wins`` (same shape) on each of
+    its cells: the caller grows its cells' multipliers after the drop (every cluster of a drop reads them before).
     Allocates nothing (it runs in chunk loops compiled without the numba runtime).
     """
     n_reels = screen.shape[0]
@@ -194,11 +197,16 @@ def cluster_pay_screen(screen, pays, is_wild, remove, boards) -> int:
             size = popcount(c)
             p = pays[s, size if size < max_size else max_size]
             if p > 0:
-                total += p
+                positions = cell_mult.shape[0] > 0
+                m = 0
                 while c != zero:  # mark the cluster's cells, lowest bit first
                     low = c & (~c + one)
                     cell = popcount(low - one)
                     r = cell // n_rows
                     remove[r, cell - r * n_rows] = True
+                    if positions:
+                        m += cell_mult[r, cell - r * n_rows]
+                        cell_wins[r, cell - r * n_rows] += 1
                     c ^= low
+                total += p * m if m > 0 else p
     return total

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 from ..model import Game, StripSet, rules
 from .screens import screen
-from .pays import line_wins
+from .pays import cluster_band, find_clusters, line_wins
 
 
 def _pick(rng, weights) -> int:
@@ -254,13 +255,41 @@ class TumbleLadder:
         return value if self.cap is None else min(value, self.cap)
 
 
+class PositionCells:
+    """Position multipliers as docs/reelset-format.md describes them: the wins on each grid cell so far."""
+
+    def __init__(self, values: list):
+        self.values, self.hits = list(values), Counter()
+
+    def multiplier(self, cell: tuple) -> int:
+        wins = self.hits[cell]
+        return 0 if wins == 0 else self.values[min(wins, len(self.values)) - 1]
+
+    def drop(self, game: Game, shown: list) -> tuple[Fraction, set]:
+        """:func:`drop_wins` of a cluster game with the cells' multipliers: each paid cluster x the sum of its cells'
+        (x1 when 0), read before the drop's clusters add a win to each of their cells."""
+        pay, cells, won = Fraction(0), set(), []
+        for symbol, cluster in find_clusters(game, shown):
+            band = cluster_band(game, symbol, len(cluster))
+            if band:
+                m = sum(self.multiplier(cell) for cell in cluster)
+                pay += game.bet.credits(game.paytable[symbol][band], game.bet.line_pay_unit) * (m if m > 0 else 1)
+                cells |= set(cluster)
+                won.append(cluster)
+        for cluster in won:
+            for cell in cluster:
+                self.hits[cell] += 1
+        return pay, cells
+
+
 def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder, refill=None,
-                 draw=None, step0: int = 0, final: list | None = None) -> tuple:
+                 draw=None, step0: int = 0, final: list | None = None, grid: PositionCells | None = None) -> tuple:
     """One tumbling spin from ``stops``, as docs/reelset-format.md describes the ``tumble`` round: (first drop's
     pay at x1, the chain's pay with the cascade ladder, the total of the multiplier symbols on the final screen if
     the chain won, else 0; the ladder position of its last paying drop; the drops' pays at x1 together; the rung of
     that position), pays in credits per bet multiplier; ``ladder`` a :class:`TumbleLadder` or a list of rungs.  The
-    first drop is at position ``step0`` (0 but for free spins whose ladder carries on or grows per spin).  The removed cells' symbols fall; new ones continue
+    first drop is at position ``step0`` (0 but for free spins whose ladder carries on or grows per spin).  ``grid``:
+    the position multipliers, when they play on this spin.  The removed cells' symbols fall; new ones continue
     each reel's strip above the window, or with ``refill = (strip_set, stops)`` that strip set's reels from those
     stops upward.  ``draw()`` gives the value of a multiplier symbol (``[features] multiplier_symbol``) that lands.
     ``final``: a list that receives the chain's final screen (``final[reel][row]``).
@@ -271,7 +300,11 @@ def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder, refill=N
     source, tops = (strip_set, [s - 1 for s in stops]) if refill is None else (refill[0], list(refill[1]))
     if not isinstance(ladder, TumbleLadder):
         ladder = TumbleLadder(ladder)
-    first, cells = drop_wins(game, shown)
+
+    def paid_drop(shown: list) -> tuple:  # the rule's drop, with the grid's multipliers when they play
+        return grid.drop(game, shown) if grid is not None else drop_wins(game, shown)
+
+    first, cells = paid_drop(shown)
     drops = [(first, step0)]  # each paying drop's win at x1 and its ladder position
     step = step0
     cascades = 0
@@ -288,7 +321,7 @@ def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder, refill=N
                 tops[reel] -= 1
             shown[reel] = [s for s, _ in new + kept]
             values[reel] = [v for _, v in new + kept]
-        win, cells = drop_wins(game, shown)
+        win, cells = paid_drop(shown)
         cascades += 1
         if win > 0:
             step += 1 if ladder.per_cascade else 0
@@ -314,7 +347,11 @@ def tumble_round(game: Game, rng) -> dict:
     def draw() -> int:
         return int(table.entries[_pick(rng, table.weights)]["value"])
 
-    def spin(mode: str, ladder: TumbleLadder, step0: int = 0) -> tuple:
+    values = f.get("position_multipliers")
+    grid = PositionCells(values) if values else None
+    grid_in_base = grid is not None and f.get("position_multipliers_in", "all") == "all"
+
+    def spin(mode: str, ladder: TumbleLadder, step0: int = 0, cells: PositionCells | None = None) -> tuple:
         sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
         strip_set = sets[_pick(rng, [s.weight for s in sets])]
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
@@ -334,7 +371,8 @@ def tumble_round(game: Game, rng) -> dict:
 
         scatter, count = groups(screen(game, strip_set, stops))
         final: list = []
-        first, paid, m, step, wins, rung = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0, final)
+        first, paid, m, step, wins, rung = tumble_chain(game, strip_set, stops, ladder, refill, draw, step0, final,
+                                                        cells)
         later = Fraction(0)
         if over_chain != "none":  # every scatter that dropped in during the chain counts (and pays: "paid")
             final_scatter, count = groups(final)
@@ -357,7 +395,10 @@ def tumble_round(game: Game, rng) -> dict:
         counts = game.bet_mode.bought_counts
         count = counts[_pick(rng, [w for _, w in counts])][0]
     else:
-        first, paid, m, scatter, count, _, later, wins, rung = spin("base", TumbleLadder.of(f, free=False))
+        if grid is not None:
+            grid.hits.clear()  # every base spin starts a new grid
+        first, paid, m, scatter, count, _, later, wins, rung = spin("base", TumbleLadder.of(f, free=False), 0,
+                                                                    grid if grid_in_base else None)
         paid = with_symbols(paid, wins, rung, m) if m else paid
         out["first"] = first + scatter
         out["tumble"] = paid - first + later
@@ -369,9 +410,13 @@ def tumble_round(game: Game, rng) -> dict:
     ladder = TumbleLadder.of(f, free=True)
     feature_m = 0
     step = 0
+    if grid is not None:
+        grid.hits.clear()  # the feature starts a new grid
     while left > 0:
         left -= 1
-        _, paid, m, scatter, count, reached, later, wins, rung = spin(f["free_spins_mode"], ladder, step)
+        if grid is not None and f.get("position_multipliers_keep", "spin") == "spin":
+            grid.hits.clear()
+        _, paid, m, scatter, count, reached, later, wins, rung = spin(f["free_spins_mode"], ladder, step, grid)
         if not ladder.per_cascade:
             step += 1  # grows per free spin
         elif f.get("free_spins_ladder_carries", False):

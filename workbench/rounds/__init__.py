@@ -41,6 +41,9 @@ CHAIN_SCATTERS = ("none", "trigger", "paid")  # the tumble's scatters: first dro
 LADDER_GROWS = ("cascade", "spin")  # the free spins' ladder climbs a rung per winning cascade, or per free spin
 LADDER_APPLIES = ("drop", "chain")  # each drop's win x its rung, or the chain's total x the rung it reached
 MULTIPLIER_SYMBOLS = ("multiply", "add")  # the multiplier symbols' total multiplies the chain, or adds to its rung
+POSITIONS_IN = ("all", "free_spins")  # position multipliers in the base game and the free spins, or the free spins only
+POSITIONS_KEEP = ("spin", "feature")  # the grid restarts every spin, or the free spins keep one for the feature
+MAX_POSITION_VALUES = 1000  # entries of position_multipliers
 
 FREE_SPINS_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] with scatter = ...) that starts the free spins"),
@@ -403,6 +406,15 @@ TUMBLE_PARAMS = {
                                        "x the total) or add (the total is added to the rung that multiplies the chain; "
                                        "needs ladder_applies = chain) (absent: multiply)", required=False,
                                 choices=MULTIPLIER_SYMBOLS),
+    "position_multipliers": Param("int_list", "cluster pays: a grid cell's multiplier after the 1st, 2nd, ... winning "
+                                              "cluster on it (the last repeats; 0 marks the cell only); a cluster pays x "
+                                              "the sum of its cells' multipliers (x1 when 0) (absent: none)",
+                                  required=False, min=0, max=MAX_MULTIPLIER),
+    "position_multipliers_in": Param("str", "where the grid plays: all (base game and free spins) or free_spins "
+                                            "(absent: all)", required=False, choices=POSITIONS_IN),
+    "position_multipliers_keep": Param("str", "how long the grid lives: spin (it restarts with every spin: one chain) "
+                                              "or feature (the free spins keep one grid for the whole feature) (absent: "
+                                              "spin)", required=False, choices=POSITIONS_KEEP),
     "max_cascades": Param("int", f"most cascades of one spin's chain (absent: {MAX_CASCADES:,}; 0: no tumbles, each "
                                  "spin pays its spun screen only)", required=False, min=0, max=MAX_CASCADES),
     "refill_mode": Param("mode", "strip-set mode whose strips drop the new symbols, from a stop drawn per spin (absent: "
@@ -461,6 +473,7 @@ def check_tumble(features: dict, report, refs: dict) -> None:
                 report(("tables", table.name, "entries", i), f"a multiplier symbol's entry is value = a whole number 1 to "
                                                              f"{MAX_MULTIPLIER:,} (and its weight), got {entry!r}")
     check_ladders(features, report)
+    check_positions(features, report, refs["pays"].rule)
     fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_ladder_step",
                "free_spins_ladder_cap", "free_spins_ladder_grows")
     if "trigger" not in features:
@@ -517,6 +530,34 @@ def check_ladders(features: dict, report) -> None:
         if features.get("ladder_applies", "drop") != "chain":
             report(("features", "multiplier_symbols"), "symbols that add to the rung need ladder_applies = \"chain\" "
                                                        "(one rung multiplies the chain's total)")
+
+
+def check_positions(features: dict, report, rule: str) -> None:
+    """Cross-checks of the position multipliers of a tumble game's ``[features]`` (key paths from the file root)."""
+    values = features.get("position_multipliers")
+    for key in ("position_multipliers_in", "position_multipliers_keep"):
+        if key in features and values is None:
+            report(("features", key), f"{key} needs position_multipliers (a cell's multiplier after each win on it)")
+    if values is None:
+        return
+    if rule != "cluster":
+        report(("features", "position_multipliers"), "position multipliers are played on cluster pays (a win's cells "
+                                                     f"are its cluster's), not [pays] rule = {rule!r}")
+    if isinstance(values, list):
+        if not values or len(values) > MAX_POSITION_VALUES:
+            report(("features", "position_multipliers"), f"list 1 to {MAX_POSITION_VALUES:,} multipliers, one per "
+                                                         "win on a cell (the last repeats)")
+        falls = [i for i in range(1, len(values)) if isinstance(values[i], int) and isinstance(values[i - 1], int)
+                 and values[i] < values[i - 1]]
+        if falls:
+            i = falls[0]
+            report(("features", "position_multipliers"), f"a cell's multiplier never falls: entry {i + 1} ({values[i]:,}) "
+                                                         f"is below entry {i} ({values[i - 1]:,})")
+    needs_feature = features.get("position_multipliers_in") == "free_spins" or \
+        features.get("position_multipliers_keep") == "feature"
+    if needs_feature and "trigger" not in features:
+        report(("features", "position_multipliers_in" if features.get("position_multipliers_in") == "free_spins"
+                else "position_multipliers_keep"), "free-spin position multipliers need free spins ([features] trigger)")
 
 
 TUMBLE = RoundTemplate(

@@ -252,6 +252,9 @@ def tumble_bound(game: Game, stake=None) -> RoundBound:
 
     f = game.features
     drop = screen_units(game, scatters=False)
+    positions = f.get("position_multipliers")
+    if isinstance(positions, list) and positions:  # a win x at most every cell at the top multiplier
+        drop *= max(1, sum(_max_rows(game)) * max(positions))
     scatters = scatter_units(game)
     cascades = int(f.get("max_cascades", MAX_CASCADES))
     spins = int(f.get("max_free_spins", MAX_FREE_SPINS)) if "trigger" in f else 0

@@ -44,6 +44,7 @@ ClusterParams = namedtuple("ClusterParams", [
     "screen",  # int64[n_reels, n_rows] scratch: the spin's screen
     "remove",  # bool[n_reels, n_rows] scratch: cells of paying clusters (unused by this round)
     "boards",  # uint64[n_symbols] scratch: one bitboard per symbol
+    "no_cells",  # int64[0, 0]: no position multipliers (pays.cluster.cluster_pay_screen's cell_mult, cell_wins)
     "codes",  # int64[n_groups] scratch: the spin's group count codes
     "cost_units",
 ])
@@ -72,7 +73,7 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
             screen[r, k] = wsym[s, r, w, k]
         for g in range(n_groups):
             codes[g] = update_code(gmode[g], gcap[g], codes[g], grp[s, r, w, g])
-    amounts[0] += cluster_pay_screen(screen, p.pays, p.is_wild, p.remove, p.boards)
+    amounts[0] += cluster_pay_screen(screen, p.pays, p.is_wild, p.remove, p.boards, p.no_cells, p.no_cells)
     gpays = p.gpays
     for g in range(n_groups):
         amounts[1 + g] += gpays[g, code_count(gmode[g], codes[g])]
@@ -128,6 +129,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         screen=np.zeros((n_reels, rows), dtype=np.int64),
         remove=np.zeros((n_reels, rows), dtype=np.bool_),
         boards=np.zeros(len(game.symbols), dtype=np.uint64),
+        no_cells=np.zeros((0, 0), dtype=np.int64),
         codes=np.zeros(len(tables.index), dtype=np.int64),
         cost_units=scale.cost_units,
     )

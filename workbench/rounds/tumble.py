@@ -72,6 +72,7 @@ from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from . import CHAIN_SCATTERS, MAX_FREE_SPINS, TUMBLE_RULES
 from .free_spins import bought, bought_state, lines_count_states
+from .multipliers import grow, ladders, position_grid, restart, rung
 from .windows import virtual_strips
 
 COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
@@ -86,20 +87,17 @@ RULE_CODES = {"scatter_pays": SCREEN_ANYWHERE, "ways": SCREEN_WAYS, "lines": SCR
 # units of a run of ``run`` matching cells / reels, ``tcount[t, run]`` the paid (listed) count whose cells are
 # removed; lines: ``line_rows[l, reel]``; cluster: ``cpays[id, size]``, ``is_wild[id]``, ``boards`` (scratch bitboards).
 RuleArrays = namedtuple("RuleArrays", ["screen", "rows", "anywhere", "counts", "match", "tpays", "tcount", "line_rows",
-                                       "cpays", "is_wild", "boards"])
+                                       "cpays", "is_wild", "boards", "cell_mult", "cell_wins"])
 # Scatter groups on the first drop: ``member[g, id]`` instances of group g a cell showing id adds; ``mode``/``cap``/
 # ``pays`` as pays.scatter.ScatterArrays; ``comp[g]`` component (-1: pays nothing).
 GroupArrays = namedtuple("GroupArrays", ["member", "mode", "cap", "pays", "comp", "codes"])
-#: a cascade ladder (a global multiplier): ``values`` the listed rungs, then each further rung ``step`` higher (0: the
-#: last repeats) up to ``cap``; ``per_cascade`` climbs a rung per winning cascade (else per free spin: the caller moves
-#: it); ``on_chain`` pays the chain's total x the rung it reached (else each drop x its own rung)
-Ladder = namedtuple("Ladder", ["values", "step", "cap", "per_cascade", "on_chain"])
 TumbleParams = namedtuple("TumbleParams", [
     "base", "free", "refill", "use_refill", "pay", "groups", "screen", "mval", "remove", "top",
     "ladder_base", "ladder_free", "carry", "max_cascades", "mult_sym", "mcum", "mvals", "persistent",
     "comp_rule", "comp_tumble", "comp_fs", "trigger_group", "min_count", "cap_count", "award", "retrigger", "max_spins",
     "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value", "add_symbols",
     "chain_scatters",  # 0: scatters count on the first drop; 1: over the whole chain (triggers); 2: and they pay so
+    "grid",  # rounds.positions.PositionGrid: the position multipliers (values of length 0: none)
 ])
 
 
@@ -236,7 +234,7 @@ def pay_screen(pa, screen, remove):
         return _pay_ways(pa, screen, remove)
     if pa.screen == SCREEN_LINES:
         return _pay_lines(pa, screen, remove)
-    return cluster_pay_screen(screen, pa.cpays, pa.is_wild, remove, pa.boards)
+    return cluster_pay_screen(screen, pa.cpays, pa.is_wild, remove, pa.boards, pa.cell_mult, pa.cell_wins)
 
 
 @njit(cache=True, inline="always")
@@ -289,26 +287,19 @@ def final_groups(p):
 ChainResult = namedtuple("ChainResult", ("first", "paid", "multiplier_total", "multipliers", "step", "wins", "rung"))
 
 
-@njit(cache=True, inline="always")
-def rung(ladder, k):
-    """The multiplier of ladder position ``k`` (see :data:`Ladder`)."""
-    last = ladder.values.shape[0] - 1
-    if k <= last:
-        return ladder.values[k]
-    return min(ladder.values[last] + (k - last) * ladder.step, ladder.cap)
-
-
 @njit(cache=True)
-def chain(p, st, s, rng, ladder, counters, step0):
+def chain(p, st, s, rng, ladder, counters, step0, positions):
     """The cascades of a filled screen, as a :data:`ChainResult`: ``first`` the first drop's pay at x1, ``paid`` the
     chain's pay with the ladder, ``multiplier_total`` the multiplier symbols' total on the final screen,
     ``multipliers`` how many multiplier symbols that total adds, ``step`` the ladder position reached, ``wins`` the
     drops' pays at x1 together, ``rung`` the multiplier of position ``step``.  ``s``: the strip set refills drop
     from; ``step0``: the ladder position of the first drop (0, or where the last free spin left it when it carries
-    or grows per spin)."""
+    or grows per spin); ``positions``: the grid's position multipliers play (they grow after every drop)."""
     remove = p.remove
     remove[:, :] = False
     first = pay_screen(p.pay, p.screen, remove)
+    if positions:
+        grow(p.grid)
     paid = 0 if ladder.on_chain else first * rung(ladder, step0)
     wins = first
     win = first
@@ -322,6 +313,8 @@ def chain(p, st, s, rng, ladder, counters, step0):
         collapse(p, st, s, rng)
         remove[:, :] = False
         win = pay_screen(p.pay, p.screen, remove)
+        if positions:
+            grow(p.grid)
         if win > 0:
             counters[CASCADES] += 1
             if ladder.per_cascade:
@@ -368,15 +361,18 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
     total = 0
     rb = 0.0  # E[win | screens] - win, for the multiplier symbols' values
     scratch = p.groups.codes  # int64 scratch slot for the free spins' scatter pays
+    restart(p.grid)
     while left > 0:
         left -= 1
         counters[FS_SPINS] += 1
+        if not p.grid.feature:
+            restart(p.grid)
         s = 0 if p.free.set_cum.shape[0] == 1 else weighted_index(p.free.set_cum, rng)
         src = fill_screen(p, p.free, s, rng)
         scratch[0] = 0
         c = first_drop_groups(p, scratch, 0)
         total += scratch[0]
-        drops = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step)
+        drops = chain(p, p.refill if p.use_refill else p.free, src, rng, p.ladder_free, counters, step, p.grid.free)
         paid, m, n_m = drops.paid, drops.multiplier_total, drops.multipliers
         if p.chain_scatters > 0:  # the scatters that dropped in during the cascades count (and pay, with 2)
             c, units = final_groups(p)
@@ -430,11 +426,12 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
         return
     s = 0 if p.base.set_cum.shape[0] == 1 else weighted_index(p.base.set_cum, rng)
     src = fill_screen(p, p.base, s, rng)
+    restart(p.grid)
     count = first_drop_groups(p, amounts, -1)
     first_units = final_groups(p)[1] if p.chain_scatters == 2 else 0
     # np.int64(...) and variables, never literals, as arguments of the compiled steps: a literal argument would
     # compile the step a second time for its literal type (benchmarks/bench_compile.py)
-    drops = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, np.int64(0))
+    drops = chain(p, p.refill if p.use_refill else p.base, src, rng, p.ladder_base, counters, np.int64(0), p.grid.base)
     first, paid, m, n_m = drops.first, drops.paid, drops.multiplier_total, drops.multipliers
     if m > 0:
         counters[MULTIPLIED] += 1
@@ -468,6 +465,7 @@ def chain_at(p, s, stops, refill_stops, rng, counters):
     """The base game's chain of strip set ``s`` spun to ``stops`` (refills from ``refill_stops`` of the refill
     strips' set 0 when the game has refill strips): (first drop's pay at x1, the chain's pay with the ladder, the
     multiplier symbols' total), pay units.  For the tests' comparison with :func:`workbench.reference.tumble_chain`."""
+    restart(p.grid)
     rows = p.pay.rows
     for r in range(rows.shape[0]):
         length = p.base.length[s, r]
@@ -477,16 +475,16 @@ def chain_at(p, s, stops, refill_stops, rng, counters):
     if p.use_refill:
         for r in range(rows.shape[0]):
             p.top[r] = refill_stops[r]
-        drops = chain(p, p.refill, 0, rng, p.ladder_base, counters, np.int64(0))
+        drops = chain(p, p.refill, 0, rng, p.ladder_base, counters, np.int64(0), p.grid.base)
     else:
-        drops = chain(p, p.base, s, rng, p.ladder_base, counters, np.int64(0))
+        drops = chain(p, p.base, s, rng, p.ladder_base, counters, np.int64(0), p.grid.base)
     return drops.first, drops.paid, drops.multiplier_total
 
 
 # ---------------------------------------------------------------------------
 # building the model
 # ---------------------------------------------------------------------------
-def _rule_arrays(game: Game) -> RuleArrays:
+def _rule_arrays(game: Game, grid) -> RuleArrays:
     scale = pay_scale(game)
     unit = game.bet.line_pay_unit
     n_sym = len(game.symbols)
@@ -525,7 +523,7 @@ def _rule_arrays(game: Game) -> RuleArrays:
     else:
         cpays, is_wild = cluster_arrays(game, scale)
     return RuleArrays(np.int64(code), rows, anywhere, np.zeros(anywhere.pays.shape[0], dtype=np.int64), match,
-                      tpays, tcount, line_rows, cpays, is_wild, np.zeros(n_sym, dtype=np.uint64))
+                      tpays, tcount, line_rows, cpays, is_wild, np.zeros(n_sym, dtype=np.uint64), grid.mult, grid.wins)
 
 
 def _refuse(game: Game) -> None:
@@ -568,25 +566,6 @@ def _spins_by_count(spins: dict, min_count: int, cap_count: int) -> np.ndarray:
         keys = [k for k in by_key if k <= c]
         out[c] = by_key[max(keys)] if keys else 0
     return out
-
-
-LADDER_NO_CAP = 1 << 40  # the cap of a ladder_step ladder without ladder_cap (tumble_bound bounds what a round reaches)
-
-
-def ladders(f) -> tuple:
-    """The base game's and the free spins' :data:`Ladder` from ``[features]`` (the free spins' keys absent: the base
-    game's)."""
-    values = f.get("cascade_multipliers", [1])
-    on_chain = f.get("ladder_applies", "drop") == "chain"
-
-    def ladder(entries, step, cap, per_cascade: bool):
-        return Ladder(np.asarray(entries, dtype=np.int64), np.int64(step or 0), np.int64(cap or LADDER_NO_CAP),
-                      per_cascade, on_chain)
-
-    return (ladder(values, f.get("ladder_step"), f.get("ladder_cap"), True),
-            ladder(f.get("free_spins_cascade_multipliers", values), f.get("free_spins_ladder_step", f.get("ladder_step")),
-                   f.get("free_spins_ladder_cap", f.get("ladder_cap")),
-                   f.get("free_spins_ladder_grows", "cascade") == "cascade"))
 
 
 def components(game: Game) -> list:
@@ -661,8 +640,9 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     else:
         names, probabilities = ["tumble"] + names, [Fraction(1)] + probabilities
     shape = (game.reels, max(game.rows))
+    grid = position_grid(f, *shape)
     params = TumbleParams(
-        base=base, free=free, refill=refill, use_refill=use_refill, pay=_rule_arrays(game), groups=groups,
+        base=base, free=free, refill=refill, use_refill=use_refill, pay=_rule_arrays(game, grid), groups=groups,
         screen=np.zeros(shape, dtype=np.int64), mval=np.zeros(shape, dtype=np.int64), remove=np.zeros(shape, dtype=np.bool_),
         top=np.zeros(game.reels, dtype=np.int64), ladder_base=ladder_base, ladder_free=ladder_free,
         carry=bool(f.get("free_spins_ladder_carries", False)),
@@ -675,7 +655,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         chain_scatters=np.int64(CHAIN_SCATTERS.index(f.get("chain_scatters", "none"))),
         # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
         rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),
-        add_symbols=f.get("multiplier_symbols", "multiply") == "add",
+        add_symbols=f.get("multiplier_symbols", "multiply") == "add", grid=grid,
     )
     features = [Feature("tumble", "tumble:rounds", ("tumble",))]
     if has_fs:
