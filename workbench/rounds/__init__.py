@@ -394,10 +394,11 @@ TUMBLE_PARAMS = {
                         max=MAX_MULTIPLIER),
     "ladder_applies": Param("str", "what a rung multiplies: drop (each drop's win x its own rung) or chain (the chain's "
                                    "total x the rung it reached) (absent: drop)", required=False, choices=LADDER_APPLIES),
-    "free_spins_ladder_step": Param("int", "ladder_step of the free spins' ladder (absent: the base game's)",
+    "free_spins_ladder_step": Param("int", "the free spins' ladder as a global multiplier: after its last entry each "
+                                           "further rung is this much higher (absent: the base game's ladder_step)",
                                     required=False, min=1, max=MAX_MULTIPLIER),
-    "free_spins_ladder_cap": Param("int", "ladder_cap of the free spins' ladder (absent: the base game's)",
-                                   required=False, min=1, max=MAX_MULTIPLIER),
+    "free_spins_ladder_cap": Param("int", "the highest rung the free spins' ladder climbs to (absent: the base game's "
+                                          "ladder_cap)", required=False, min=1, max=MAX_MULTIPLIER),
     "free_spins_ladder_grows": Param("str", "what moves the free spins' ladder a rung up: cascade (each winning cascade) or "
                                             "spin (each free spin after the first, for the whole feature; the cascades "
                                             "of a spin stay on its rung) (absent: cascade)", required=False,
