@@ -46,10 +46,14 @@ def position_grid(features, reels: int, rows: int) -> PositionGrid:
 
 @njit(cache=True, inline="always")
 def restart(grid):
-    """No cell has won: every multiplier back to nothing."""
-    grid.hits[:, :] = 0
-    grid.mult[:, :] = 0
-    grid.wins[:, :] = 0
+    """No cell has won: every multiplier back to nothing (nothing to do in a game without position multipliers)."""
+    if grid.values.shape[0] == 0:
+        return
+    for r in range(grid.hits.shape[0]):
+        for k in range(grid.hits.shape[1]):
+            grid.hits[r, k] = 0
+            grid.mult[r, k] = 0
+            grid.wins[r, k] = 0
 
 
 @njit(cache=True, inline="always")
