@@ -97,7 +97,7 @@ TumbleParams = namedtuple("TumbleParams", [
     "comp_rule", "comp_tumble", "comp_fs", "trigger_group", "min_count", "cap_count", "award", "retrigger", "max_spins",
     "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value", "add_symbols",
     "chain_scatters",  # 0: scatters count on the first drop; 1: over the whole chain (triggers); 2: and they pay so
-    "grid",  # rounds.positions.PositionGrid: the position multipliers (values of length 0: none)
+    "grid",  # rounds.multipliers.PositionGrid: the position multipliers (values of length 0: none)
 ])
 
 
