@@ -474,7 +474,7 @@ def check_tumble(features: dict, report, refs: dict) -> None:
                 report(("tables", table.name, "entries", i), f"a multiplier symbol's entry is value = a whole number 1 to "
                                                              f"{MAX_MULTIPLIER:,} (and its weight), got {entry!r}")
     check_ladders(features, report)
-    check_positions(features, report, refs["pays"].rule)
+    check_positions(features, report, refs["pays"])
     fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_ladder_step",
                "free_spins_ladder_cap", "free_spins_ladder_grows")
     if "trigger" not in features:
@@ -533,7 +533,7 @@ def check_ladders(features: dict, report) -> None:
                                                        "(one rung multiplies the chain's total)")
 
 
-def check_positions(features: dict, report, rule: str) -> None:
+def check_positions(features: dict, report, pays) -> None:
     """Cross-checks of the position multipliers of a tumble game's ``[features]`` (key paths from the file root)."""
     values = features.get("position_multipliers")
     for key in ("position_multipliers_in", "position_multipliers_keep"):
@@ -541,9 +541,9 @@ def check_positions(features: dict, report, rule: str) -> None:
             report(("features", key), f"{key} needs position_multipliers (a cell's multiplier after each win on it)")
     if values is None:
         return
-    if rule != "cluster":
+    if pays.definition.counts != "cluster":  # a rule that pays clusters (model.rules)
         report(("features", "position_multipliers"), "position multipliers are played on cluster pays (a win's cells "
-                                                     f"are its cluster's), not [pays] rule = {rule!r}")
+                                                     f"are its cluster's), not [pays] rule = {pays.rule!r}")
     if isinstance(values, list):
         if not values or len(values) > MAX_POSITION_VALUES:
             report(("features", "position_multipliers"), f"list 1 to {MAX_POSITION_VALUES:,} multipliers, one per "
