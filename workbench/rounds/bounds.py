@@ -239,7 +239,7 @@ def hold_and_respin_bound(game: Game, stake=None) -> RoundBound:
 
 
 def _ladder_top(values: list, step, cap, positions: int) -> int:
-    """The highest rung of a tumble ladder over ``positions`` positions (see workbench.rounds.tumble.Ladder)."""
+    """The highest rung of a tumble ladder over ``positions`` positions (see workbench.rounds.multipliers.Ladder)."""
     top = max(values)
     if step:
         climbed = values[-1] + int(step) * max(0, positions - len(values))
