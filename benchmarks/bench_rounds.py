@@ -44,8 +44,9 @@ OTHER_GAMES = ("examples/hold_and_respin_coins",)
 # the chain game: scatters counted and paid over the whole chain, free spins per scatter (issue 29)
 TUMBLE_GAMES = ("examples/pay_anywhere_tumble", "examples/cluster_tumble_7x7", "examples/pay_anywhere_tumble_chain")
 SETUP_GAMES = FREE_SPINS_GAMES + OTHER_GAMES + TUMBLE_GAMES
-# bought rounds (no target): the 1,024-ways super buy draws its forced trigger screen given 3-5 scatters and pays it
-BUY_MODES = (("examples/ways_1024_free_wild_multipliers", "super_buy"),)
+# bought rounds (no target): the 1,024-ways super buy draws its forced trigger screen given 3-5 scatters and pays it;
+# the coin game's prize mode plays the coin feature from an empty screen, every board a spin of its strips
+BUY_MODES = (("examples/ways_1024_free_wild_multipliers", "super_buy"), ("examples/hold_and_respin_coins", "prize_spins"))
 
 
 def rates(spins: int, repeats: int) -> list[dict]:

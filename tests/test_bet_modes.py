@@ -33,7 +33,7 @@ def test_in_bet_mode_plays_the_modes_strips():
 def test_every_mode_is_reported_x_its_own_cost():
     game = load_game(COINS)
     modes = {m.name: m for m in estimate_bet_modes(game, precision=0.004, seed=3)}
-    assert list(modes) == ["base", "ante", "coin_buy"]
+    assert list(modes) == ["base", "ante", "coin_buy", "prize_spins"]
     base, ante, buy = modes["base"], modes["ante"], modes["coin_buy"]
     assert base.cost == 1 and base.base_part == pytest.approx(par(game, full_cycle=False).rtp, rel=1e-12)
     # the ante's exact part: its own strips' first screen, divided by its price
@@ -49,11 +49,15 @@ def test_every_mode_is_reported_x_its_own_cost():
     assert [(s.name, s.probability) for s in model.strata] == [("hold_and_respin:6 (bought)", 1)]
     assert buy.base_part == 0 and buy.hit_frequency == pytest.approx(1.0)
     assert buy.rtp == pytest.approx(buy.estimate.strata[0].mean_extra, rel=1e-12)
+    # a prize mode plays the feature from an empty screen: its one state, some rounds land no coin at all
+    prize = modes["prize_spins"]
+    assert [s.name for s in prize.estimate.strata] == ["hold_and_respin:empty screen (prize mode)"]
+    assert prize.base_part == 0 and 0.9 < prize.hit_frequency < 1.0
     for m in modes.values():
         assert 0.9 < m.rtp < 1.0 and m.volatility_index(0.90) == pytest.approx(1.6448536269514722 * m.std)
 
 
-@pytest.mark.parametrize("name, mode", [(COINS, "ante"), (COINS, "coin_buy"), (FREE, "bonus_buy")])
+@pytest.mark.parametrize("name, mode", [(COINS, "ante"), (COINS, "coin_buy"), (COINS, "prize_spins"), (FREE, "bonus_buy")])
 def test_end_to_end_in_each_mode_agrees_with_exact_plus_conditional(name, mode):
     game = load_game(name)
     played = game.in_bet_mode(mode)

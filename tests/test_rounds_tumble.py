@@ -274,6 +274,8 @@ free_spins_ladder_carries = {str(carries).lower()}
     ("cluster", True, False, 'free_spins_ladder_grows = "spin"\nfree_spins_ladder_step = 2\nfree_spins_ladder_cap = 7\n'
                              'ladder_applies = "chain"\nmultiplier_symbols = "add"'),
     ("lines", False, True, 'ladder_applies = "chain"\nmultiplier_symbols = "add"\nladder_step = 1\nladder_cap = 4'),
+    # +1 per free spin that wins, for the spins after it (no cap: bounded by the spins)
+    ("ways", True, False, 'free_spins_ladder_grows = "win"\nfree_spins_ladder_step = 1'),
     # position multipliers: kept through the feature (base spins restart them), or in the free spins only
     ("cluster", True, False, 'position_multipliers = [1, 2, 3]\nposition_multipliers_keep = "feature"'),
     ("cluster", False, True, 'position_multipliers = [0, 2, 4, 8]\nposition_multipliers_in = "free_spins"'),
@@ -316,6 +318,7 @@ BAD = [
     ('trigger = "fs"\nfree_spins = { 2 = 3 }\nfree_spins_mode = "free_spins"\nfree_spins_ladder_grows = "spin"\n'
      'free_spins_ladder_carries = true', '[triggers.fs]\nscatter = "S"\nmin_count = 2\n[strip_sets.fs]\n'
      'mode = "free_spins"\nreel1 = "A B C"\nreel2 = "A B C"\nreel3 = "A B C"', "already carries through the feature"),
+    ('free_spins_ladder_grows = "winning"', "", "'winning' is not one of 'cascade', 'spin', 'win'"),
 ]
 
 

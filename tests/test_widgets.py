@@ -679,7 +679,15 @@ def test_editors_show_every_bet_mode_x_its_own_cost(tmp_path):
     weights = list(tables.session.game.tables["coin_values"].weights)
     weights[0] += 100
     assert tables.commit(lambda: tables.session.game.with_table_weights("coin_values", weights), "more 1x coins")
-    assert tables.rtp_label.value.count("wb-stale-mode") == 2  # both modes' feature terms depend on the coin table
+    assert tables.rtp_label.value.count("wb-stale-mode") == 3  # the three modes' feature terms depend on the coin table
+    # the prize mode's boards land from its own strips: an edit of them makes its figure stale, and only its
+    prize = StripEditor(path, strip_set="prize")
+    assert "stale" not in prize.rtp_label.value
+    reel = list(prize.session.game.strip_sets["prize"].reels[2].symbols)
+    reel[reel.index("COIN")] = "DEAD"
+    assert prize.commit(lambda: prize.session.game.with_strip("prize", 3, reel), "one coin fewer on the prize reel 3")
+    marked = _re.findall(r"(\w+) \(cost [\d.]+ x total bet\)[^<]*(?:<[^>]+>[^<]*)*?wb-stale-mode", prize.rtp_label.value)
+    assert prize.rtp_label.value.count("wb-stale-mode") == 1 and "prize_spins" in prize.rtp_label.value, marked
 
 
 def test_editors_show_every_option_of_a_player_choice_moving_with_the_strips(tmp_path):

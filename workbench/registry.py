@@ -62,7 +62,8 @@ class RoundTemplate:
     wilds, reel heights and bonus awards a file declares (the ``classic``
     template does; a game's own round pays plain left-to-right lines, so
     validation refuses them in its files); ``buys``: its round can start its
-    feature directly, for a ``[bet_modes.*]`` with ``buy = true``;
+    feature directly, for a ``[bet_modes.*]`` with ``buy = true``; ``prize_modes``: it can play its feature
+    from an empty screen as a bet mode of its own, for a ``[bet_modes.*]`` with ``prize_mode = true``;
     ``exact_part``: what the exact PAR sheet of its base mode covers, as the
     reports and editors name it (the spin's first screen: "base game", or a
     tumble's "first drop", whose cascades are simulated); ``bound``: the ``round_bound(game, stake)`` function
@@ -77,6 +78,7 @@ class RoundTemplate:
     summary: str = ""
     declared_pays: bool = False
     buys: bool = False
+    prize_modes: bool = False
     exact_part: str = "base game"
     bound: Any = None
 

@@ -188,7 +188,8 @@ class BetMode:
     ``cost`` is its price per round x the base game's total bet (ante 1.25, a
     bonus buy 100); ``strip_sets`` the strip-set mode its paid spins use
     (``base`` unless it has its own); a ``buy`` mode starts the feature directly
-    (no base spin), as the trigger count ``buy_count`` would.  Its figures are
+    (no base spin), as the trigger count ``buy_count`` would; a ``prize`` mode starts it from an empty screen,
+    its first board landing as a respin (from the strips of mode ``prize_strips``).  Its figures are
     reported x its own cost.  ``max_win`` caps a round's total win (x the base game's total bet; None:
     the game's ``[bet] max_win``, if any, see :attr:`Game.max_win <workbench.model.Game.max_win>`).
     """
@@ -207,6 +208,11 @@ class BetMode:
     # a buy: ``paid``: the bought feature starts from a base screen showing the bought count, paid as a base spin
     # (component ``forced_screen``); ``unpaid``: it starts at once
     forced_screen: str = "unpaid"
+    # a prize mode (``prize_mode = true``): a buy of the feature from an empty screen (``buy_count`` 0), whose first
+    # board is the first of its respins, every board landing from the strips of mode ``strip_sets`` (None: by the
+    # template's landing weights)
+    prize: bool = False
+    prize_strips: str | None = None
 
     @property
     def bought_counts(self) -> tuple:

@@ -157,6 +157,15 @@ def _count_on_screen(shown: list[list[str]], group) -> int:
     return total
 
 
+def _prize_board(game: Game, rng) -> list[list[str]]:
+    """One board of a prize mode: a strip set of its strips' mode by weight, a stop per reel by stop weight, the
+    symbols the window shows (reel by reel, top row first)."""
+    sets = [s for s in game.strip_sets_for(game.bet_mode.prize_strips) if s.weight > 0]
+    strip_set = sets[_pick(rng, [s.weight for s in sets])]
+    stops = tuple(_pick(rng, list(strip.stop_weights)) for strip in strip_set.reels)
+    return screen(game, strip_set, stops)
+
+
 def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
     """One hold-and-respin feature of a ``hold_and_respin`` game started by ``coins`` coins, played cell by cell
     with ``rng`` (a ``random.Random``): what it pays by component, credits per bet multiplier.
@@ -165,7 +174,8 @@ def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
     (value x total bet, jackpot, collector, multiplier) sticks in a cell; the coins of one landing (the starting
     screen, or one respin) are placed first, then each collector among them takes the sum of the value coins now on
     the screen; on a respin each empty cell lands a coin with weight ``respin_coin_weight`` against
-    ``respin_blank_weight``; a landing resets the respins; at the end the value coins and the collectors' amounts
+    ``respin_blank_weight`` (a prize mode with strips: each respin, from 0 coins on, is one board of its strips,
+    and every empty cell showing a coin symbol lands a coin); a landing resets the respins; at the end the value coins and the collectors' amounts
     are multiplied by the product of the multiplier coins (at most 10,000); a full screen adds ``grand``.
     Components: ``coins``, ``coins:collected``, ``coins:multiplied``, ``jackpot:<name>`` (0 when nothing was paid).
     """
@@ -173,6 +183,7 @@ def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
     cost = game.bet.cost
     table = game.tables[f["coin_values"]]
     cells: list = [None] * sum(game.rows)  # None: empty; else (kind, amount in credits or multiplier)
+    coin_symbols = game.scatters[game.triggers[f["trigger"]].scatter].symbols
     paid: dict[str, Fraction] = {"coins": Fraction(0), "coins:collected": Fraction(0), "coins:multiplied": Fraction(0)}
 
     def land(places: list[int]) -> None:
@@ -197,7 +208,11 @@ def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
     land_weights = [int(f["respin_coin_weight"]), int(f["respin_blank_weight"])]
     while left > 0 and None in cells:
         empty = [i for i, c in enumerate(cells) if c is None]
-        new = [i for i in empty if _pick(rng, land_weights) == 0]
+        if game.bet_mode.prize and game.bet_mode.prize_strips is not None:
+            shown = [sym for reel in _prize_board(game, rng) for sym in reel]  # cell i: reel by reel, top row first
+            new = [i for i in empty if shown[i] in coin_symbols]
+        else:
+            new = [i for i in empty if _pick(rng, land_weights) == 0]
         if new:
             land(new)
             left = int(f.get("respins", 3))
@@ -229,12 +244,14 @@ def drop_wins(game: Game, shown: list) -> tuple[Fraction, set]:
 
 class TumbleLadder:
     """A tumble game's cascade ladder as docs/reelset-format.md describes it: the listed rungs, then each further
-    rung ``step`` higher up to ``cap`` (no step: the last repeats); it climbs per winning cascade (``per_cascade``) or
-    per free spin; ``on_chain``: one rung multiplies the chain's total."""
+    rung ``step`` higher up to ``cap`` (no step: the last repeats); it climbs per winning cascade (``per_cascade``),
+    per free spin, or (``per_win``) per free spin whose drops win; ``on_chain``: one rung multiplies the chain's
+    total."""
 
-    def __init__(self, values, step: int = 0, cap: int | None = None, per_cascade: bool = True, on_chain: bool = False):
+    def __init__(self, values, step: int = 0, cap: int | None = None, per_cascade: bool = True, on_chain: bool = False,
+                 per_win: bool = False):
         self.values, self.step, self.cap = list(values), step, cap
-        self.per_cascade, self.on_chain = per_cascade, on_chain
+        self.per_cascade, self.on_chain, self.per_win = per_cascade, on_chain, per_win
 
     @classmethod
     def of(cls, features: dict, free: bool) -> "TumbleLadder":
@@ -243,10 +260,11 @@ class TumbleLadder:
         on_chain = features.get("ladder_applies", "drop") == "chain"
         if not free:
             return cls(values, features.get("ladder_step", 0), features.get("ladder_cap"), True, on_chain)
+        grows = features.get("free_spins_ladder_grows", "cascade")
         return cls(features.get("free_spins_cascade_multipliers", values),
                    features.get("free_spins_ladder_step", features.get("ladder_step", 0)),
-                   features.get("free_spins_ladder_cap", features.get("ladder_cap")),
-                   features.get("free_spins_ladder_grows", "cascade") == "cascade", on_chain)
+                   features.get("free_spins_ladder_cap", features.get("ladder_cap")), grows == "cascade", on_chain,
+                   grows == "win")
 
     def rung(self, position: int) -> int:
         if position < len(self.values):
@@ -417,8 +435,8 @@ def tumble_round(game: Game, rng) -> dict:
         if grid is not None and f.get("position_multipliers_keep", "spin") == "spin":
             grid.hits.clear()
         _, paid, m, scatter, count, reached, later, wins, rung = spin(f["free_spins_mode"], ladder, step, grid)
-        if not ladder.per_cascade:
-            step += 1  # grows per free spin
+        if not ladder.per_cascade and (wins > 0 or not ladder.per_win):
+            step += 1  # grows per free spin (per free spin that wins)
         elif f.get("free_spins_ladder_carries", False):
             step = reached + 1 if paid > 0 else reached
         if m and f.get("persistent_multiplier", True):

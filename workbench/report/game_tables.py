@@ -103,7 +103,7 @@ def game_overview(game) -> pd.DataFrame:
         ("line bet", f"{fmt_count(float(bet.line_bet), 'credit')} x bet multiplier (line pays x {bet.line_pay_unit.replace('_', ' ')})"),
         ("stake ladder", stakes),
         ("strip-set modes", ", ".join(game.modes)),
-        ("bet modes", ", ".join(f"{n} ({float(m.cost):g} x total bet{', buys the feature' if m.buy else ''})"
+        ("bet modes", ", ".join(f"{n} ({float(m.cost):g} x total bet{', prize mode' if m.prize else ', buys the feature' if m.buy else ''})"
                                  for n, m in game.all_bet_modes.items())),
         ("strip sets", ", ".join(f"{s.name} ({s.mode}, weight {s.weight})" for s in game.strip_sets.values())),
         ("scatter groups", ", ".join(game.scatters) or "-"),

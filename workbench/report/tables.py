@@ -341,10 +341,20 @@ def bet_modes_table(modes: list) -> pd.DataFrame:
              "cap RTP cost (x its cost)": (f"{fmt_pct(m.cap_cost.value)} {fmt_ci(m.cap_cost.ci95)}"
                                            if getattr(m, "max_win_cap", None) else "-"),
              "rounds reaching the cap": (fmt_one_in(m.max_win_probability) if getattr(m, "max_win_cap", None) else "-"),
-             "plays": (f"the feature only, bought as a trigger of {bought_text(m.mode)}" if m.mode.buy
-                       else f"strip sets of mode {m.mode.strip_sets}") + features_text(m.mode),
+             "plays": plays_text(m.mode) + features_text(m.mode),
              "description": m.mode.description or ("the game itself" if m.name == "base" else "")} for m in modes]
     return _frame(rows, "bet mode")
+
+
+def plays_text(mode) -> str:
+    """What a bet mode's round plays, in words: its strips, the bought feature, or a prize mode's boards."""
+    if mode.prize:
+        lands = (f"every board landing from the strip sets of mode {mode.prize_strips}" if mode.prize_strips
+                 else "every board landing by the respin weights")
+        return f"prize mode: the feature only, from an empty screen, its first board one of its respins, {lands}"
+    if mode.buy:
+        return f"the feature only, bought as a trigger of {bought_text(mode)}"
+    return f"strip sets of mode {mode.strip_sets}"
 
 
 def features_text(mode) -> str:

@@ -38,7 +38,7 @@ MAX_MULTIPLIER = 10_000  # a free-spin win multiplier, start or reached by growt
 MULTIPLIER_GROWTH = ("none", "per_spin", "per_win")
 FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking")
 CHAIN_SCATTERS = ("none", "trigger", "paid")  # the tumble's scatters: first drop only, or the whole chain (and paid)
-LADDER_GROWS = ("cascade", "spin")  # the free spins' ladder climbs a rung per winning cascade, or per free spin
+LADDER_GROWS = ("cascade", "spin", "win")  # the free spins' ladder climbs per winning cascade, free spin or winning free spin
 LADDER_APPLIES = ("drop", "chain")  # each drop's win x its rung, or the chain's total x the rung it reached
 MULTIPLIER_SYMBOLS = ("multiply", "add")  # the multiplier symbols' total multiplies the chain, or adds to its rung
 POSITIONS_IN = ("all", "free_spins")  # position multipliers in the base game and the free spins, or the free spins only
@@ -113,12 +113,24 @@ def check_buy_counts(refs: dict, min_count: int, what: str, report) -> None:
     """A bought feature starts from a count the trigger could give: at least its ``min_count``."""
     for name, mode in refs.get("bet_modes", {}).items():
         key = "buy_count_table" if mode.buy_counts else "buy_count"
-        for count, _ in mode.bought_counts:
+        for count, _ in () if mode.prize else mode.bought_counts:  # a prize mode starts from an empty screen
             if count < min_count:
                 report(("bet_modes", name, key), f"{key} {'count ' if mode.buy_counts else ''}{count} is below the trigger's "
                                                  f"min_count ({min_count}): a bought feature starts as a trigger of "
                                                  f"{min_count} or more {what} would")
                 break
+
+
+def check_prize_strips(refs: dict, coins, report) -> None:
+    """A prize mode's boards land coins (a symbol of the scatter group ``coins``) from its strips: some strip set of
+    its mode shows one."""
+    for name, mode in refs.get("bet_modes", {}).items():
+        if mode.prize_strips is None:
+            continue
+        sets = [s for s in refs["strip_set"].values() if s.mode == mode.prize_strips and s.weight > 0]
+        if not any(sym in coins.symbols for s in sets for strip in s.reels for sym in strip.symbols):
+            report(("bet_modes", name, "strip_sets"), f"the prize mode's strips (mode {mode.prize_strips!r}) hold no "
+                                                      f"{' or '.join(coins.symbols)}: no board could land a coin")
 
 
 def check_forced_screens(refs: dict, report, round_name: str, trigger=None) -> None:
@@ -331,6 +343,8 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
         report(("features", "trigger"), f"[triggers.{trigger.name}] pays a bonus award table; give hold and respin a "
                                         "trigger of its own")
     check_buy_counts(refs, trigger.min_count, "coins", report)
+    if trigger.scatter is not None:
+        check_prize_strips(refs, refs["scatter"][trigger.scatter], report)
     check_forced_screens(refs, report, "hold-and-respin")
     table = refs["table"][features["coin_values"]]
     for i, entry in enumerate(table.entries):
@@ -372,6 +386,7 @@ HOLD_AND_RESPIN = RoundTemplate(
             "simulated (exact + conditional by starting coin count).",
     declared_pays=True,
     buys=True,
+    prize_modes=True,
     bound="workbench.rounds.bounds:hold_and_respin_bound",
 )
 
@@ -399,9 +414,10 @@ TUMBLE_PARAMS = {
                                     required=False, min=1, max=MAX_MULTIPLIER),
     "free_spins_ladder_cap": Param("int", "the highest rung the free spins' ladder climbs to (absent: the base game's "
                                           "ladder_cap)", required=False, min=1, max=MAX_MULTIPLIER),
-    "free_spins_ladder_grows": Param("str", "what moves the free spins' ladder a rung up: cascade (each winning cascade) or "
+    "free_spins_ladder_grows": Param("str", "what moves the free spins' ladder a rung up: cascade (each winning cascade), "
                                             "spin (each free spin after the first, for the whole feature; the cascades "
-                                            "of a spin stay on its rung) (absent: cascade)", required=False,
+                                            "of a spin stay on its rung) or win (each free spin whose drops win, for "
+                                            "the next spins) (absent: cascade)", required=False,
                                      choices=LADDER_GROWS),
     "multiplier_symbols": Param("str", "what the multiplier symbols' total does to a winning chain: multiply (its pay "
                                        "x the total) or add (the total is added to the rung that multiplies the chain; "
@@ -521,9 +537,10 @@ def check_ladders(features: dict, report) -> None:
                 and features[cap_key] < max(ladder):
             report(("features", cap_key), f"the cap {features[cap_key]:,} is below the ladder's entry {max(ladder):,}: "
                                           "raise the cap or lower the entry")
-    if features.get("free_spins_ladder_grows") == "spin" and features.get("free_spins_ladder_carries"):
-        report(("features", "free_spins_ladder_carries"), "a ladder growing per free spin already carries through the "
-                                                          "feature: drop free_spins_ladder_carries")
+    if features.get("free_spins_ladder_grows") in ("spin", "win") and features.get("free_spins_ladder_carries"):
+        report(("features", "free_spins_ladder_carries"), "a ladder growing per free spin (or winning free spin) "
+                                                          "already carries through the feature: drop "
+                                                          "free_spins_ladder_carries")
     if features.get("multiplier_symbols") == "add":
         if "multiplier_symbol" not in features:
             report(("features", "multiplier_symbols"), "multiplier_symbols = \"add\" needs multiplier_symbol (and "

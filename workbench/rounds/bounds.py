@@ -258,7 +258,7 @@ def tumble_bound(game: Game, stake=None) -> RoundBound:
     scatters = scatter_units(game)
     cascades = int(f.get("max_cascades", MAX_CASCADES))
     spins = int(f.get("max_free_spins", MAX_FREE_SPINS)) if "trigger" in f else 0
-    per_spin = f.get("free_spins_ladder_grows") == "spin"
+    per_spin = f.get("free_spins_ladder_grows") in ("spin", "win")  # a rung per (winning) free spin at most
     free_positions = spins if per_spin else (cascades + 1) * (spins if f.get("free_spins_ladder_carries") else 1)
     base_ladder = _ladder_top(f.get("cascade_multipliers") or [1], f.get("ladder_step"), f.get("ladder_cap"),
                               cascades + 1)

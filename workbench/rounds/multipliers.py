@@ -3,7 +3,7 @@ multipliers on the grid.
 
 **The ladder** (:data:`Ladder`, :func:`ladders`): the listed rungs (``cascade_multipliers``), then each further rung
 ``ladder_step`` higher up to ``ladder_cap``; it climbs a rung per winning cascade, or (``free_spins_ladder_grows =
-"spin"``) per free spin; ``ladder_applies = "chain"`` pays the chain's total x the rung it reached.
+"spin"``) per free spin, or (``"win"``) per free spin whose drops win; ``ladder_applies = "chain"`` pays the chain's total x the rung it reached.
 
 **Position multipliers** (:data:`PositionGrid`): a cell's multiplier grows with every winning cluster on it.
 
@@ -69,9 +69,10 @@ def grow(grid):
 
 
 #: a cascade ladder (a global multiplier): ``values`` the listed rungs, then each further rung ``step`` higher (0: the
-#: last repeats) up to ``cap``; ``per_cascade`` climbs a rung per winning cascade (else per free spin: the caller moves
-#: it); ``on_chain`` pays the chain's total x the rung it reached (else each drop x its own rung)
-Ladder = namedtuple("Ladder", ["values", "step", "cap", "per_cascade", "on_chain"])
+#: last repeats) up to ``cap``; ``per_cascade`` climbs a rung per winning cascade (else per free spin, or with
+#: ``per_win`` per free spin whose drops win: the caller moves it); ``on_chain`` pays the chain's total x the rung it
+#: reached (else each drop x its own rung)
+Ladder = namedtuple("Ladder", ["values", "step", "cap", "per_cascade", "on_chain", "per_win"])
 
 
 @njit(cache=True, inline="always")
@@ -92,11 +93,11 @@ def ladders(f) -> tuple:
     values = f.get("cascade_multipliers", [1])
     on_chain = f.get("ladder_applies", "drop") == "chain"
 
-    def ladder(entries, step, cap, per_cascade: bool):
+    def ladder(entries, step, cap, grows: str):
         return Ladder(np.asarray(entries, dtype=np.int64), np.int64(step or 0), np.int64(cap or LADDER_NO_CAP),
-                      per_cascade, on_chain)
+                      grows == "cascade", on_chain, grows == "win")
 
-    return (ladder(values, f.get("ladder_step"), f.get("ladder_cap"), True),
+    return (ladder(values, f.get("ladder_step"), f.get("ladder_cap"), "cascade"),
             ladder(f.get("free_spins_cascade_multipliers", values), f.get("free_spins_ladder_step", f.get("ladder_step")),
                    f.get("free_spins_ladder_cap", f.get("ladder_cap")),
-                   f.get("free_spins_ladder_grows", "cascade") == "cascade"))
+                   f.get("free_spins_ladder_grows", "cascade")))

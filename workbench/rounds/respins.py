@@ -47,6 +47,7 @@ from ..simulate.steps import base_spin
 from . import JACKPOTS, MAX_MULTIPLIER
 from .free_spins import bought, bought_state, count_states, lines_count_states, spin_ways, ways_mode
 from .ways import pay_outcomes, scatter_group_names
+from .windows import VirtualStrips, virtual_strips
 
 COUNTERS = ("hold_and_respin", "hold_and_respin:respins", "hold_and_respin:full") + tuple(f"jackpot:{j}" for j in JACKPOTS)
 STARTED, RESPINS, FULL = range(3)
@@ -61,8 +62,11 @@ CoinParams = namedtuple(
     "CoinParams",
     ["cum", "units", "jackpot", "jackpot_units", "comp_jackpot", "collector", "mult", "max_mult", "comp_collected",
      "comp_multiplied", "state", "respins", "coin_weight", "land_total", "cells",
-     "min_count", "state_count", "grand_units", "comp", "comp_grand", "buy"],
+     "min_count", "state_count", "grand_units", "comp", "comp_grand", "buy", "boards", "board_coin", "board_rows",
+     "held"],
 )
+# A prize mode's boards (``boards``: windows.VirtualStrips of its strips; no strip set: cells land by weight),
+# ``board_coin[symbol]`` 1 for a coin symbol, ``board_rows[reel]`` and the cells a coin holds (``held``, per board).
 CoinLinesParams = namedtuple("CoinLinesParams", ["base", "lines", "scat", "comp_scatter", "group", "wins", "counts",
                                                  "cost_units", "hr"])
 CoinWaysParams = namedtuple("CoinWaysParams", ["base", "cost_units", "hr"])
@@ -90,6 +94,25 @@ def land_coins(h, rng, amounts, counters, n):
     st[COLLECTED] += collectors * st[VALUE]
 
 
+@njit(cache=True)
+def board_coins(h, rng):
+    """One board of a prize mode's strips: a strip set by weight, a stop per reel; the coins it shows on cells no
+    coin holds stick (held from now on). Returns how many landed."""
+    b = h.boards
+    k = weighted_index(b.set_cum, rng) if b.set_cum.shape[0] > 1 else 0
+    new = 0
+    cell = 0
+    for reel in range(h.board_rows.shape[0]):
+        stop = b.vstop[k, reel, bounded(rng, b.total[k, reel])]
+        n = b.length[k, reel]
+        for row in range(h.board_rows[reel]):
+            if h.held[cell] == 0 and h.board_coin[b.symbols[k, reel, (stop + row) % n]] == 1:
+                h.held[cell] = 1
+                new += 1
+            cell += 1
+    return new
+
+
 @njit(cache=True, inline="always")
 def play_coins(h, rng, amounts, counters, coins):
     """The feature from ``coins`` coins on the screen."""
@@ -99,13 +122,17 @@ def play_coins(h, rng, amounts, counters, coins):
     st[COLLECTED] = 0
     st[MULT] = 1
     land_coins(h, rng, amounts, counters, coins)
+    h.held[:] = 0
     left = h.respins
     while left > 0 and coins < h.cells:
         counters[RESPINS] += 1
         new = 0
-        for _ in range(h.cells - coins):
-            if bounded(rng, h.land_total) < h.coin_weight:
-                new += 1
+        if h.boards.set_cum.shape[0] > 0:
+            new = board_coins(h, rng)
+        else:
+            for _ in range(h.cells - coins):
+                if bounded(rng, h.land_total) < h.coin_weight:
+                    new += 1
         if new > 0:
             coins += new
             left = h.respins
@@ -229,7 +256,26 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
         comp=np.int64(comp),
         comp_grand=np.int64(comp_grand),
         buy=np.zeros(0, dtype=np.int64),  # a buy mode: its counts' cumulative weights (free_spins.bought)
+        **_boards(game, cells),
     )
+
+
+def _boards(game: Game, cells: int) -> dict:
+    """The fields of a prize mode's boards (see :data:`CoinParams`): landing from its strips (``prize_strips``), or
+    none (every cell lands by weight)."""
+    mode = game.bet_mode
+    coin = np.zeros(len(game.symbols), dtype=np.int64)
+    if mode.prize and mode.prize_strips is not None:
+        boards = virtual_strips(game, mode.prize_strips)
+        group = game.scatters[game.triggers[game.features["trigger"]].scatter]
+        for name in group.symbols:
+            coin[game.symbols[name].index] = 1
+    else:
+        none = np.zeros((0, game.reels), dtype=np.int64)
+        boards = VirtualStrips(np.zeros(0, dtype=np.int64), none, np.zeros((0, game.reels, 1), dtype=np.int64), none,
+                               np.zeros((0, game.reels, 1), dtype=np.int64))
+    return {"boards": boards, "board_coin": coin, "board_rows": np.asarray(game.rows, dtype=np.int64),
+            "held": np.zeros(cells, dtype=np.int64)}
 
 
 def _finish(game: Game, components: list, params, run_chunk, probabilities: list, stake) -> RoundModel:
@@ -240,11 +286,17 @@ def _finish(game: Game, components: list, params, run_chunk, probabilities: list
         raise SimulationError(f"{game.name}: bet mode {game.bet_mode.name!r} buys {most} coins, more than "
                               f"the {int(h.cells)} cells of the screen")
     names, probabilities, state_count, buy = bought(game, names, probabilities, h.state_count, int(h.cells))
+    notes = {"hold_and_respin": "exact base game + simulated coin feature by starting coin count"}
+    if game.bet_mode.prize:
+        names = ["hold_and_respin:empty screen (prize mode)"]
+        strips = game.bet_mode.prize_strips
+        notes = {"hold_and_respin": "prize mode: the coin feature from an empty screen, simulated; every board lands "
+                                    + (f"from the strips of mode {strips!r}" if strips else "by the respin weights")}
     params = params._replace(hr=h._replace(state_count=state_count, buy=buy))
     feature = Feature("hold_and_respin", "hold_and_respin", tuple(c for c in components if c == "coins" or c.startswith(("coins:", "jackpot:"))))
     return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,
                       strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
-                      notes={"hold_and_respin": "exact base game + simulated coin feature by starting coin count"})
+                      notes=notes)
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:

@@ -15,7 +15,8 @@ after ``max_cascades`` cascades).
   first drop continues one step above where the last winning spin ended).  As a global multiplier: with
   ``ladder_step`` each rung after the listed ones is that much higher (up to ``ladder_cap``; the free spins'
   ``free_spins_ladder_step`` / ``free_spins_ladder_cap``, absent: the base game's); with ``free_spins_ladder_grows
-  = "spin"`` the free spins' ladder moves a rung per free spin instead of per cascade (for the whole feature);
+  = "spin"`` the free spins' ladder moves a rung per free spin instead of per cascade (for the whole feature;
+  ``"win"``: per free spin whose drops win);
   ``ladder_applies = "chain"`` pays the chain's total x the rung it reached instead of each drop x its own.
 - Multiplier symbols: ``multiplier_symbol`` (a one-row ``bonus`` symbol that pays nothing and is
   never removed) takes a value from ``multiplier_values`` (entries ``value``, ``weight``) when it
@@ -378,8 +379,8 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
             c, units = final_groups(p)
             if p.chain_scatters == 2:
                 total += units - scratch[0]
-        if not p.ladder_free.per_cascade:
-            step += 1  # a ladder growing per free spin: the next spin one rung up
+        if not p.ladder_free.per_cascade and (drops.wins > 0 or not p.ladder_free.per_win):
+            step += 1  # a ladder growing per free spin (per winning one): the next spin one rung up
         elif p.carry:
             step = drops.step + 1 if paid > 0 else drops.step  # the next spin's first drop climbs on after a win
         if m > 0:

@@ -423,8 +423,7 @@ class RtpEstimate(WinStatistics):
         self.mode_cost = mode_cost(model)
         self.unit = unit_label(model)
         #: what was simulated: the template's trigger states, or every round end to end and why (simulate/plan.py)
-        self.plan = model.notes.get("plan") or ("exact first screen + each trigger state's exact probability x its "
-                                                "simulated mean" if model.strata else "exact first screen only")
+        self.plan = model.notes.get("plan") or _plan_text(model)
 
     def _add_simulated_components(self, comp_mean, comp_var, comp_second, simulated_first: bool, base_cap) -> None:
         """The simulated and conditional components (x the base total bet), with their E[component^2] per round;
@@ -568,3 +567,15 @@ class BetModeEstimate(WinStatistics):
                 "max_win_probability": self.max_win_probability,
                 "hit_frequency": self.hit_frequency, "max_win": self.max_win,
                 "volatility_index_90": self.volatility_index(0.90), "volatility_index_95": self.volatility_index(0.95)}
+
+
+def _plan_text(model) -> str:
+    """What an estimate simulated, when the model's notes do not say: the first screen exact and the trigger states
+    simulated; a buy's bought counts (no first screen); a prize mode's one state."""
+    mode = model.game.bet_mode
+    if mode.prize:
+        return "no first screen: the feature from an empty screen, every round simulated (one state of probability 1)"
+    if mode.buy:
+        return "no first screen: each bought count's exact probability x its simulated mean"
+    return "exact first screen + each trigger state's exact probability x its simulated mean" if model.strata else \
+        "exact first screen only"

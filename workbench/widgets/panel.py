@@ -33,12 +33,14 @@ AUTO_ESTIMATE_SECONDS = 10.0
 AUTO_ESTIMATE_PRECISION = 0.002
 
 
-def feature_parts(game: Game, base_strips: bool = False) -> tuple:
-    """What the held feature means depend on: the strip sets of the feature modes (not base, nor the paid spins of a
-    bet mode such as an ante: their first screen is exact and their trigger probabilities are recomputed), and the
-    tables; with ``base_strips`` (held means that move with every base stop, such as a tumble's cascades) every
-    strip set."""
+def feature_parts(game: Game, base_strips: bool = False, mode: str | None = None) -> tuple:
+    """What the held feature means of bet mode ``mode`` (None: the base game) depend on: the strip sets of the
+    feature modes (not base, nor the paid spins of a bet mode such as an ante: their first screen is exact and their
+    trigger probabilities are recomputed; nor the boards of another mode's prize mode), and the tables; with
+    ``base_strips`` (held means that move with every base stop, such as a tumble's cascades) every strip set but
+    those boards."""
     paid = set() if base_strips else {"base", *(m.strip_sets for m in game.bet_modes.values())}
+    paid |= {m.prize_strips for name, m in game.bet_modes.items() if m.prize_strips is not None and name != mode}
     return (tuple((n, s) for n, s in game.strip_sets.items() if s.mode not in paid), tuple(game.tables.items()))
 
 
@@ -211,6 +213,10 @@ class EditorPanel:
         if paid:  # the strips of a bet mode's paid spins (an ante): their first screen, x the base total bet
             return f"bet mode {', '.join(paid)}: its paid spin's first screen, x the base total bet (not x its cost),"
         game = self.session.game
+        prize = [name for name, m in game.bet_modes.items() if m.prize_strips == mode]
+        if prize:  # a prize mode's boards pay their coins in the feature: the mode's figure below holds them
+            return (f"prize mode {', '.join(prize)}: one board of its strips as a line spin would pay it (its coins: the "
+                    "mode's figure below),")
         if game.game_module == "free_spins" and mode == game.features.get("free_spins_mode"):
             # a declared free spin pays its screen x the feature's multiplier, with its wilds: the exact PAR is the screen
             return f"mode {mode}, one free spin's screen before the feature's multiplier and wilds,"
@@ -290,7 +296,7 @@ class EditorPanel:
                 gap, outside = mode_gap(value, base, MODE_RTP_BAND)
                 ci += (f" <b class='wb-mode-gap' style='color:#a50e0e'>({html.escape(gap_text(gap, outside))} against the "
                        f"base game)</b>" if outside else f" ({html.escape(gap_text(gap, outside))} against the base game)")
-            if terms.present and self._stale(terms, game):
+            if terms.present and self._stale(terms, game, name):
                 parts.append(f"{label} <span class='wb-mode-rtp' style='color:#888'>{100 * value:.4f} %{ci}</span> "
                              "<b class='wb-stale-mode' style='color:#a50e0e'>stale</b>")
             else:
@@ -372,13 +378,14 @@ class EditorPanel:
         self.feature_terms, self._terms_game = terms, game
         self._terms_value = None  # the held terms' whole-game figure for that game (computed when first shown)
 
-    def _stale(self, terms, game: Game) -> bool:
-        """Whether an edit since the estimate touched what held ``terms`` depend on (:func:`feature_parts`; the base
-        strips too when a held mean moves with them, as a tumble's cascades do)."""
+    def _stale(self, terms, game: Game, mode: str | None = None) -> bool:
+        """Whether an edit since the estimate touched what held ``terms`` (of bet mode ``mode``; None: the base game)
+        depend on (:func:`feature_parts`; the base strips too when a held mean moves with them, as a tumble's
+        cascades do)."""
         if self._terms_game is None:
             return False
         moving = bool(terms.moves_with_base_strips)
-        return feature_parts(game, moving) != feature_parts(self._terms_game, moving)
+        return feature_parts(game, moving, mode) != feature_parts(self._terms_game, moving, mode)
 
     def _auto_estimate(self) -> None:
         """On opening a game with features: estimate its feature terms within :data:`AUTO_ESTIMATE_SECONDS`."""

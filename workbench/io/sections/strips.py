@@ -189,7 +189,8 @@ class StripSections:
                  "description": "free text", "max_win": "the most a round pays, x the base game's total bet",
                  "buy_count_table": "a [tables.*] of { count = c, weight = w }: the bought trigger count drawn by weight",
                  "features": "the [features] parameters this mode plays otherwise",
-                 "forced_screen": "paid or unpaid: whether a buy's forced trigger screen pays as a base spin"}
+                 "forced_screen": "paid or unpaid: whether a buy's forced trigger screen pays as a base spin",
+                 "prize_mode": "plays the feature alone from an empty screen, its first board one of its respins"}
         out = {}
         for name, spec in value.items():
             path = ("bet_modes", name)
@@ -209,18 +210,24 @@ class StripSections:
             if not isinstance(buy, bool):
                 self.problem(path + ("buy",), f"expected true or false, got {describe(buy)}")
                 buy = False
+            prize = self.prize_mode(path, spec, template, module_name)
             mode = spec.get("strip_sets", "base")
             if "strip_sets" in spec and self.string(path + ("strip_sets",), mode, what="mode") is not None:
                 if mode not in modes:
                     self.problem(path + ("strip_sets",), f"no strip set has mode {show_name(mode)} (modes: {', '.join(sorted(modes))})")
                 elif buy:
                     self.problem(path + ("strip_sets",), "a buy mode plays no base spin: leave strip_sets out")
+            prize_strips = mode if prize and "strip_sets" in spec and isinstance(mode, str) else None
+            if prize:  # the mode's strips are its boards', its paid spins none
+                mode, buy = "base", True
             count = None
             drawn: tuple = ()
             if buy:
                 if template is not None and not template.buys:
                     self.problem(path + ("buy",), f"{module_name!r} has no feature to buy (free_spins and hold_and_respin "
                                                   "have)")
+                elif prize:
+                    count = 0
                 elif ("buy_count" in spec) == ("buy_count_table" in spec):
                     self.problem(path, "a buy mode needs buy_count (the trigger count the bought feature starts with) or "
                                        "buy_count_table (the count drawn by weight), one of them")
@@ -247,8 +254,29 @@ class StripSections:
             if cost is not None:
                 out[name] = BetMode(name=name, cost=cost, strip_sets=mode if isinstance(mode, str) else "base", buy=buy,
                                     buy_count=count, description=description, max_win=max_win, buy_counts=drawn,
-                                    features=freeze(overrides), forced_screen=forced or "unpaid")
+                                    features=freeze(overrides), forced_screen=forced or "unpaid", prize=prize,
+                                    prize_strips=prize_strips)
         return out
+
+    def prize_mode(self, path: tuple, spec: dict, template, module_name) -> bool:
+        """``prize_mode = true``: the mode plays the template's feature alone from an empty screen (a template with
+        ``prize_modes``), so it buys no count and pays no forced screen."""
+        prize = spec.get("prize_mode", False)
+        if not isinstance(prize, bool):
+            self.problem(path + ("prize_mode",), f"expected true or false, got {describe(prize)}")
+            return False
+        if not prize:
+            return False
+        if template is None or not template.prize_modes:
+            self.problem(path + ("prize_mode",), f"{module_name!r} has no feature to play from an empty screen "
+                                                 "(hold_and_respin has)")
+            return False
+        clash = [key for key in ("buy", "buy_count", "buy_count_table", "forced_screen") if key in spec]
+        if clash:
+            self.problem(path + (clash[0],), f"a prize mode plays the feature from an empty screen: leave {clash[0]} out "
+                                             "(prize_mode = true is the whole declaration)")
+            return False
+        return True
 
     def buy_count_table(self, path: tuple, name: Any, tables: dict) -> tuple:
         """``buy_count_table = "TABLE"``: ((count, weight), ...) of its entries { count = c, weight = w } (c a whole
