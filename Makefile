@@ -15,8 +15,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/workbench warm --all
 	touch $(STAMP)
 
+# one test process per core (pytest-xdist; worksteal: an idle process takes tests queued for a busy one)
 test: $(STAMP)
-	$(BIN)/python -m pytest -q --durations=25
+	$(BIN)/python -m pytest -q --durations=25 -n $(NPROC) --dist worksteal
 
 report: $(STAMP)
 	$(BIN)/workbench report --all --out reports --workers $(NPROC)

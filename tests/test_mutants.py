@@ -70,7 +70,7 @@ def test_a_corpus_of_mutants_validate_accepts_runs_every_command(tmp_path):
     assert CORPUS * 0.6 < len(accepted) < CORPUS, len(accepted)
     # every file and every bet mode of a file with several was played
     assert len({r.file for r in accepted}) == len({r.file for r in results})
-    assert {r.mode for r in accepted if r.file == "hold_and_respin_coins.toml"} == {"base", "ante", "coin_buy"}
+    assert {r.mode for r in accepted if r.file == "hold_and_respin_coins.toml"} == {"base", "ante", "coin_buy", "prize_spins"}
 
 
 # ---------------------------------------------------------------------------

@@ -22,6 +22,11 @@ coins: the exact + conditional method has one stratum per starting count (``hold
 up to a full screen), with exact probabilities from the strips; a stratum round plays the feature
 from that count without a base screen.
 
+A prize mode (``[bet_modes.*] prize_mode = true``) plays the feature alone from an empty screen: its one stratum
+starts from 0 coins, so the first board is the first respin; with ``strip_sets`` every board is a spin of that
+mode's strips (:func:`board_coins`: a coin sticks on each empty cell whose window shows a coin symbol), else
+each empty cell lands by the respin weights.
+
 Counters: ``hold_and_respin`` (features), ``hold_and_respin:respins`` (respins played),
 ``hold_and_respin:full`` (full screens), ``jackpot:<name>`` (jackpot coins won).
 """
