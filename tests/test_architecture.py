@@ -283,3 +283,44 @@ def test_every_size_exception_is_still_needed_and_says_why():
         assert key in sizes, f"{key}: no such module or function; drop it from SIZE_EXCEPTIONS"
         assert sizes[key] > limit, f"{key}: {sizes[key]} lines, within the limit: drop it from SIZE_EXCEPTIONS"
         assert len(reason) > 20, key
+
+
+def _njit_options(node) -> dict | None:
+    """The keyword options of a function's ``@njit`` decorator ({} for a bare ``@njit``), or None if it has none."""
+    for deco in node.decorator_list:
+        if isinstance(deco, ast.Name) and deco.id == "njit":
+            return {}
+        if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Name) and deco.func.id == "njit":
+            return {k.arg: getattr(k.value, "value", None) for k in deco.keywords}
+    return None
+
+
+# cached functions that compiled code calls and Python calls too (each is an entry point of its own); not inlined
+CACHED_HELPERS_CALLED_FROM_PYTHON = {
+    "_row_bound": "the bound of one row of reels: max_spin_search calls it from Python, _walk_max from its walk",
+}
+
+
+def test_a_function_compiled_code_calls_is_not_cached_apart():
+    """A jitted function called from another jitted function is inlined or not cached on its own (see
+    workbench/_jit.py, "What to cache"): its caller's cached code holds it, and a caller compiled against a copy
+    loaded from the cache runs slower (measured 4x on the tumble round)."""
+    jitted, calls = {}, []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {a.asname: a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                   for a in node.names if a.asname}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and (options := _njit_options(node)) is not None:
+                jitted.setdefault(node.name, []).append((rel, options))
+                for call in ast.walk(node):
+                    if isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute)):
+                        name = call.func.id if isinstance(call.func, ast.Name) else call.func.attr
+                        calls.append((f"{rel}:{node.name}", aliases.get(name, name)))
+    wrong = sorted({f"{where} calls {name} ({rel}), cached on its own: make it a plain @njit or inline"
+                    for where, name in calls for rel, options in jitted.get(name, ())
+                    if options.get("cache") is True and "inline" not in options and not where.endswith(f":{name}")
+                    and name not in CACHED_HELPERS_CALLED_FROM_PYTHON})
+    assert not wrong, "\n".join(wrong)
+    assert all(name in jitted for name in CACHED_HELPERS_CALLED_FROM_PYTHON)

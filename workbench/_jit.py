@@ -45,6 +45,17 @@ so the code still runs, it just compiles again.  The parents of a
 checks are computed once per process, at the first use of a module; the
 check is POSIX-only.
 
+What to cache
+-------------
+Only a function called from Python (a round's chunk loop, an exact engine's
+kernel) is ``cache=True``.  A function called only from compiled code is a
+plain ``@njit`` (or ``inline="always"``): its caller's cached code holds it.
+Were it cached on its own, a caller compiled in a process that loaded it from
+the cache would link its machine code as is, without optimizing the two
+together, and that slower caller would then be cached for good: the tumble
+round ran at 0.23 instead of 1.0 M rounds/s when a test had compiled its
+``chain`` first (``tests/test_architecture.py`` keeps this rule).
+
 Loading
 -------
 Loading a cached function of this package registers only what its machine

@@ -91,7 +91,7 @@ DENSE_STATES_MAX = 1 << 16  # event sets with at most this many joint states use
 INT_CYCLE_MAX = 1 << 63  # below this, weights are exact int64 counts
 
 
-@njit(cache=True)
+@njit
 def _distinct(vals, a, m, events, vmax, weights):
     """Distinct values of the columns ``events`` among rows a..a+m of ``vals``, with summed weights."""
     k = events.shape[0]

@@ -50,7 +50,7 @@ IW, IA, IM, IZ, IC = 0, 1, 2, 3, 4  # weight, x pay (mod 2^64), largest pay, wei
 FA, FB = 0, 1  # columns of its float values: weight x pay, weight x pay^2
 
 
-@njit(cache=True)
+@njit
 def _sum_states(keys, iv, fv, rows, u, mask, keep, base, n_runs, run_sym, pays, combo_of, cap, wide, mtable, proj,
                 counts, low, mkeys, miv, mfv, at):
     """Close the states ``rows`` of window ``u`` on the runs in ``mask`` and sum them by what is left (into the
@@ -136,7 +136,7 @@ def _sum_states(keys, iv, fv, rows, u, mask, keep, base, n_runs, run_sym, pays, 
     return nm
 
 
-@njit(cache=True)
+@njit
 def _layer_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, gmode, gcap, cap, words, base,
                  n_values):
     """The states after reel 0: one per window, each run its own component."""
@@ -159,7 +159,7 @@ def _layer_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_run
     return keys[:n], iv[:n], np.zeros((n, 2), dtype=np.float64)
 
 
-@njit(cache=True)
+@njit
 def _keep_mask(keep, base, width, mask):
     keep[:] = 0
     for t in range(base):
@@ -184,7 +184,7 @@ class _LayerSums(NamedTuple):
     steps: int
 
 
-@njit(cache=True)
+@njit
 def _sum_layer(keys, iv, fv, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, pays, combo_of, cap, wide,
                base, width, n_values):
     """The states of one layer (in window order) closed and summed by the runs each next window touches, as the
@@ -235,7 +235,7 @@ def _sum_layer(keys, iv, fv, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, 
     return _LayerSums(plan.gu, plan.vset, mstart, mcount, mkeys[:used], miv[:used], mfv[:used], steps)
 
 
-@njit(cache=True)
+@njit
 def _step_layer(sums, lo_v, hi_v, last, wweight, wgroup, gmode, gcap, gpays, n_runs, run_sym, run_lo, run_hi, run_real,
                 row_run, pays, combo_of, cap, wide, base, width, n_values, tiv, tfv, ops, states_max, work_max):
     """Step the summed states to every window of the next reel, one window at a time (its states in one small

@@ -125,7 +125,7 @@ class LayerPlan(NamedTuple):
     src: np.ndarray
 
 
-@njit(cache=True)
+@njit
 def layer_plan(window_of, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run):
     """The :class:`LayerPlan` of a layer whose states' windows (local to reel ``lo_u``'s rows) are ``window_of``
     (sorted), stepping to the windows ``lo_v..hi_v``."""
@@ -179,7 +179,7 @@ def layer_plan(window_of, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row
     return LayerPlan(gstart, gu, masks, n_sets, vset, order, src)
 
 
-@njit(cache=True)
+@njit
 def popcounts(masks):
     out = np.zeros(masks.shape[0], dtype=np.int64)
     for i in range(masks.shape[0]):

@@ -65,7 +65,7 @@ SYMBOL_WORK_MAX = 200_000_000  # the same, of the scatter groups' sweep alone
 # ---------------------------------------------------------------------------
 # one symbol's automaton
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def _find(parent, x):
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -73,7 +73,7 @@ def _find(parent, x):
     return x
 
 
-@njit(cache=True)
+@njit
 def _step(labels, sizes, flags, ncomp, g, m, rows, cap, new_labels, new_sizes, new_flags, closed, parent, agg_size,
           agg_flag, root_new):
     """The state after a reel whose graph cells are ``g`` (row bit masks) and real-symbol cells ``m``, from the state
@@ -135,7 +135,7 @@ def _step(labels, sizes, flags, ncomp, g, m, rows, cap, new_labels, new_sizes, n
     return out
 
 
-@njit(cache=True)
+@njit
 def _key(labels, sizes, flags, ncomp, rows):
     """One int64 per state: labels + 1 in 3 bits per row, sizes in 7 bits and flags in 1 bit per component."""
     key = np.int64(0)

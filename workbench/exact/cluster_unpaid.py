@@ -43,7 +43,7 @@ MAX_THRESHOLD = 5  # the smallest paying size up to which runs never join on an 
 DONE, OVER_BUDGET, WILD_JOIN, PAID = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit
 def _unpaid_start(woff, wweight, wgroup, run_sym, run_lo, run_hi, run_real, n_runs, thresholds, gmode, gcap, words):
     """The states after reel 0: one per window that has not paid (each run its own component)."""
     n_groups = gmode.shape[0]
@@ -83,7 +83,7 @@ class _UnpaidSums(NamedTuple):
     steps: int
 
 
-@njit(cache=True)
+@njit
 def _unpaid_sum_layer(keys, weight, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, run_hi, row_run, n_groups, width):
     """The states of one layer (in window order) summed by the runs each next window touches, as the layer's
     :func:`~.cluster_runs.layer_plan` says: one block per window and touched set.  Written out in one loop (helpers
@@ -156,7 +156,7 @@ def _unpaid_sum_layer(keys, weight, lo_u, lo_v, hi_v, n_runs, run_sym, run_lo, r
     return _UnpaidSums(plan.gu, plan.vset, mstart, mcount, mkeys[:used], mw[:used], steps)
 
 
-@njit(cache=True)
+@njit
 def _unpaid_step_layer(sums, lo_v, hi_v, last, wweight, wgroup, gmode, gcap, gpays, n_runs, run_sym, run_lo, run_hi,
                        run_real, row_run, thresholds, width, ops, states_max, work_max):
     """Step the summed states to every window of the next reel, one window at a time (its states in one small

@@ -148,7 +148,7 @@ def _leaf_rows_total(d, w, paid, lacc, win_sym, codes, win_cnt, mode, cap, group
     return total
 
 
-@njit(cache=True)
+@njit
 def _walk_cycle(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, mode, cap, group_pays, chunk, n_chunks,
                 hist):
     """One walk over the first-reel windows ``offsets[0] + chunk``, ``+ n_chunks``, ... and every window of the
@@ -210,7 +210,7 @@ def _walk_cycle(win_sym, win_cnt, win_w, offsets, line_rows, trans, gain, live, 
             pos[d] = offsets[d + 1]
 
 
-@njit(cache=True)
+@njit
 def _walk_max(win_sym, win_cnt, offsets, line_rows, trans, gain, live, future, mode, cap, group_pays, max_left, avail,
               chunk, n_chunks, node_budget, nodes_out):
     """:func:`_walk_cycle` searching for the largest spin win by branch and bound: returns it

@@ -124,7 +124,7 @@ def _pair_products(pair_l, pair_m, line_rows, J, R, V, pay, live, default_next, 
     return out
 
 
-@njit(cache=True)
+@njit
 def _pair_product(l, m, line_rows, J, R, V, pay, live, default_next, cls_ptr, cls_next, mem_ptr, members,
                   P, Pn, mark, ea, eb, na, nb, work):
     """E[X_l X_m] in pay units squared.
@@ -231,7 +231,7 @@ def _line_scatter_products(line_rows, H, trans, live, pay, mode, cap, group_pays
     return out
 
 
-@njit(cache=True)
+@njit
 def _scatter_futures(g, H, mode, cap, group_pays, n_codes):
     """F[i, code]: expected final pay of scatter group g with running code ``code`` before reel i."""
     n_reels = H.shape[1]
@@ -252,7 +252,7 @@ def _scatter_futures(g, H, mode, cap, group_pays, n_codes):
     return F
 
 
-@njit(cache=True)
+@njit
 def _line_scatter_product(l, g, line_rows, H, trans, live, pay, mode, cap, group_pays, n_codes):
     """E[X_l Y_g] in pay units squared.
 

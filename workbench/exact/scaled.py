@@ -272,7 +272,7 @@ def _scaled_pair_products(pair_l, pair_m, line_rows, RU, RW, Q, V, pay, live, de
     return out
 
 
-@njit(cache=True)
+@njit
 def _scaled_pair_product(l, m, line_rows, RU, RW, Q, V, pay, live, default_next, cls_ptr, cls_next, cls_u,
                          default_factor, P, Pn, mark, ea, eb, na, nb, work):
     """:func:`_pair_product` with each symbol's step weighted by its factor.
@@ -377,7 +377,7 @@ def _scaled_line_scatter_products(line_rows, H, trans, factor, live, pay, mode, 
     return out
 
 
-@njit(cache=True)
+@njit
 def _scaled_line_scatter_product(l, g, line_rows, H, trans, factor, live, pay, mode, cap, group_pays, n_codes):
     n_reels = line_rows.shape[1]
     K = pay.shape[0]

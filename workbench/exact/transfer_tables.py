@@ -12,21 +12,21 @@ TRANSFER_STATES_MAX = 4_000_000  # states of one reel step of a transfer (about 
 INT_SUM_MAX = 1 << 63
 
 
-@njit(cache=True)
+@njit
 def grow2(a, rows):
     out = np.zeros((max(rows, 2 * a.shape[0]), a.shape[1]), dtype=a.dtype)
     out[: a.shape[0]] = a
     return out
 
 
-@njit(cache=True)
+@njit
 def grow1(a, n):
     out = np.zeros(max(n, 2 * a.shape[0]), dtype=a.dtype)
     out[: a.shape[0]] = a
     return out
 
 
-@njit(cache=True)
+@njit
 def key_hash(key):
     """A 64-bit hash of a multi-word key whose low bits depend on every bit of every word (the tables index by the
     low bits; keys often differ only in the high bits of their last word): FNV-style mixing per word, then
@@ -44,7 +44,7 @@ def key_hash(key):
     return h
 
 
-@njit(cache=True)
+@njit
 def rehash(table, ekeys, n):
     size = table.shape[0] * 2
     out = np.full(size, -1, dtype=np.int64)

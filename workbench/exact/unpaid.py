@@ -17,7 +17,7 @@ from ..pays.scatter import update_code
 # ---------------------------------------------------------------------------
 # P(nothing pays): follow unpaid paths only
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def _state_hash(lines, states, n, codes):
     h = np.uint64(1469598103934665603)
     for j in range(n):

@@ -351,7 +351,7 @@ def _hit_probability(targets: WaysTargets, tables: ScatterPayTables, reels: list
 # ---------------------------------------------------------------------------
 # full cycle
 # ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit
 def _walk_hist(wt, n_out, wts, chunk, n_chunks, hist):
     """Add the weight of every screen whose reel-1 outcome is ``chunk``, ``chunk + n_chunks``, ...
     to ``hist`` at its spin win (ways + paying scatter groups)."""

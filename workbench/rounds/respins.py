@@ -99,7 +99,7 @@ def land_coins(h, rng, amounts, counters, n):
     st[COLLECTED] += collectors * st[VALUE]
 
 
-@njit(cache=True)
+@njit
 def board_coins(h, rng):
     """One board of a prize mode's strips: a strip set by weight, a stop per reel; the coins it shows on cells no
     coin holds stick (held from now on). Returns how many landed."""

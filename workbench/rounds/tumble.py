@@ -288,7 +288,7 @@ def final_groups(p):
 ChainResult = namedtuple("ChainResult", ("first", "paid", "multiplier_total", "multipliers", "step", "wins", "rung"))
 
 
-@njit(cache=True)
+@njit
 def chain(p, st, s, rng, ladder, counters, step0, positions):
     """The cascades of a filled screen, as a :data:`ChainResult`: ``first`` the first drop's pay at x1, ``paid`` the
     chain's pay with the ladder, ``multiplier_total`` the multiplier symbols' total on the final screen,
@@ -349,7 +349,7 @@ def with_symbols(p, drops, m):
     return drops.paid * m, drops.paid
 
 
-@njit(cache=True)
+@njit
 def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
     """The free spins of a trigger with ``count`` scatters.  ``conditional`` (a stratum of the exact + conditional
     method): the multiplier symbols' values are Rao-Blackwellized when ``p.rb_values`` (see :func:`play_round`)."""

@@ -74,7 +74,7 @@ def uniform(state):
     return float(next_uint64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit
 def _bounded_slow(state, n, m):
     """Rejection step of :func:`bounded`, kept out of line: its division is rarely needed."""
     low = np.uint32(m & np.uint64(0xFFFFFFFF))

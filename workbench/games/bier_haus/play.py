@@ -75,7 +75,7 @@ BierHausParams = namedtuple(
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def random_wild_feature(p, rng, kind, screen):
     """Apply a beer-reels or Bigger Mugs draw to ``screen``."""
     n_reels = screen.shape[0]
@@ -99,7 +99,7 @@ def random_wild_feature(p, rng, kind, screen):
         overlay_squares(screen, p.base.rows, sizes, p.wild, rng, p.covered)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def heidis_wheel(p, rng, amounts, counters):
     """One award of Heidi's Wheel: returns (extra free spins, Hans spins, Bigger Mugs spins).
 
@@ -164,7 +164,7 @@ def sample_free_spin_wins(p, rng, features, out):
         out[i] = pay_screen(p.lines, p.screen)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
     """The free spins feature, started from the trigger screen held in ``p.wins`` / base set ``s``.
 
@@ -302,7 +302,7 @@ def start_control(p, spins, red):
     return control
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional, start):
     """Free spins, Persisting Wilds and Heidi's Wheel awards of the trigger now in ``p.wins``.
 
@@ -345,7 +345,7 @@ def sample_start_controls(p, rng, stratum, amounts, counters, out):
         out[i] = start_control(p, spins, red)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def spin_expectations(persist, reel_rows, cell_lines, line_mask, touched, wild_expect, hans_expect, wild_base, hans_base,
                       kind_probability, award_mean, cash_mean, expect):
     """Exact expected line pay (units) of a free spin given the Persisting Wilds.

@@ -57,7 +57,7 @@ Super10Params = namedtuple(
 
 # Rare feature paths are compiled as separate functions (not inlined into the round):
 # the hot base-game path stays small, which keeps it fast and the compile short.
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def frenzy_wheel(p, rng, colour):
     """Play the Frenzy Wheel for the chosen ``colour``: returns the total multiplier (x total bet)."""
     total = 0.0
@@ -68,7 +68,7 @@ def frenzy_wheel(p, rng, colour):
             return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def free_spins(p, ma, rng, spins, multiplier, retrigger, amounts, counters, component, comp_scatter):
     """Play ``spins`` free spins on ``ma`` with every win x ``multiplier``, paid to ``component``.
 
