@@ -26,81 +26,18 @@ from workbench.errors import ReelsetError
 from workbench.io import loads_game
 from workbench.simulate import estimate_rtp, simulate
 
-COINS = [(1, 6), (2, 3), (5, 1)]  # (x total bet, weight)
-MEAN_COIN = Fraction(sum(v * w for v, w in COINS), sum(w for _, w in COINS))
-BASE = ["A COIN B COIN C D A B", "A B COIN C D B", "COIN A B C D A C"]
-
+from test_rounds_respins import MEAN_COIN, coin_text
 
 def prize_text(boards: list[list[str]], mode: str = "", extra: str = "", features: str = "", sets: str = "") -> str:
-    """A 3x3 coin game with a prize mode ``prize`` (cost 20) whose boards land from the strips ``boards`` (one
-    strip set, or more in ``sets``); ``mode`` adds lines to the bet mode."""
-    reels = "\n".join(f'reel{i + 1} = "{r}"' for i, r in enumerate(BASE))
+    """The 3x3 coin game of tests/test_rounds_respins.py with a DEAD blank and a prize mode ``prize`` (cost 20)
+    whose boards land from the strips ``boards`` (one strip set, or more in ``sets``); ``mode`` adds lines to the
+    bet mode, ``extra`` entries to the coin table."""
+    text = coin_text(features, jackpots=extra)
+    assert text.count('COIN = { kind = "bonus" }\n') == 1
+    text = text.replace('COIN = { kind = "bonus" }\n', 'COIN = { kind = "bonus" }\nDEAD = { kind = "blank" }\n')
     prize = "\n".join(f'reel{i + 1} = "{" ".join(r)}"' for i, r in enumerate(boards))
-    entries = ",\n".join(f"  {{ value = {v}, weight = {w} }}" for v, w in COINS) + extra
-    return f"""format_version = 1
-name = "Prize test"
-game_module = "hold_and_respin"
-
-[grid]
-reels = 3
-rows = 3
-
-[bet]
-lines = 3
-cost = 3
-line_bet = 1
-
-[symbols]
-COIN = {{ kind = "bonus" }}
-DEAD = {{}}
-A = {{}}
-B = {{}}
-C = {{}}
-D = {{}}
-
-[paytable]
-A = {{ 3 = 20 }}
-B = {{ 3 = 10 }}
-C = {{ 3 = 5 }}
-D = {{ 3 = 4 }}
-
-[paylines]
-lines = [[1, 1, 1], [0, 0, 0], [2, 2, 2]]
-
-[scatters.COINS]
-symbols = ["COIN"]
-
-[triggers.coins]
-scatter = "COINS"
-min_count = 4
-
-[tables.coin_values]
-entries = [
-{entries}
-]
-
-[features]
-trigger = "coins"
-coin_values = "coin_values"
-respin_coin_weight = 1
-respin_blank_weight = 5
-{features}
-
-[bet_modes.prize]
-cost = 20
-prize_mode = true
-strip_sets = "prize"
-{mode}
-
-[strip_sets.base]
-mode = "base"
-{reels}
-
-[strip_sets.prize]
-mode = "prize"
-{prize}
-{sets}
-"""
+    return (text + f'\n[bet_modes.prize]\ncost = 20\nprize_mode = true\nstrip_sets = "prize"\n{mode}\n'
+            f'\n[strip_sets.prize]\nmode = "prize"\n{prize}\n{sets}\n')
 
 
 def test_one_coin_per_board_on_one_reel_follows_its_markov_chain():
@@ -142,7 +79,7 @@ def test_strips_of_coins_fill_the_first_board_and_pay_the_grand():
 def test_a_prize_mode_without_strips_lands_by_the_respin_weights():
     """No strip_sets: every board, the first included, lands a coin on each empty cell 1 in 6 (the respin weights);
     the mean coins held at the end, by a recursion over (coins held, respins left), times MEAN_COIN."""
-    text = prize_text([["COIN", "DEAD", "DEAD"], ["DEAD"] * 3, ["DEAD"] * 3]).replace('strip_sets = "prize"\n', "")
+    text = prize_text([["COIN", "DEAD", "DEAD"], ["DEAD"] * 3, ["DEAD"] * 3]).replace('strip_sets = "prize"\n', "", 1)
     game = loads_game(text, "prize.toml").in_bet_mode("prize")
     assert game.bet_mode.prize and game.bet_mode.prize_strips is None
     p, cells = Fraction(1, 6), 9
