@@ -74,6 +74,34 @@ def forced_screen(game: Game, count: int, rng, tries: int = 10_000_000) -> Fract
     raise RuntimeError(f"no base screen with {count} {scatter} in {tries:,} spins")
 
 
+def wheel_award(game: Game, rng) -> tuple[Fraction, int, int]:
+    """One award of the wheel ``[features] wheel`` names, spun slowly: (cash, credits per bet multiplier; free spins;
+    meter spins).  Straight from docs/reelset-format.md: spin, draw a segment by weight among those whose cash prize
+    was not won in this award (without ``wheel_repeat_cash``), take its award; spin again after a ``respin`` or an
+    ``again`` segment; stop after ``wheel_max_spins`` spins or when nothing of weight is left."""
+    f = game.features
+    table = game.tables[f["wheel"]]
+    won: set = set()
+    cash, spins, meter = Fraction(0), 0, 0
+    for _ in range(int(f.get("wheel_max_spins", 100))):
+        left = [(e, w) for e, w in zip(table.entries, table.weights)
+                if not (e["award"] == "cash" and Fraction(str(e["value"])) in won)]
+        if sum(w for _, w in left) == 0:
+            break
+        segment = left[_pick(rng, [w for _, w in left])][0]
+        if segment["award"] == "cash":
+            cash += Fraction(str(segment["value"])) * game.bet.cost
+            if not f.get("wheel_repeat_cash", True):
+                won.add(Fraction(str(segment["value"])))
+        elif segment["award"] == "free_spins":
+            spins += int(segment["value"])
+        elif segment["award"] == "meter_spins":
+            meter += int(segment["value"])
+        if not (segment["award"] == "respin" or segment.get("again", False)):
+            break
+    return cash, spins, meter
+
+
 def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     """One free-spins feature of a ``free_spins`` game (lines or ways) started by ``count`` scatters, played screen
     by screen with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).
@@ -82,13 +110,31 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     of ``free_spins_mode`` chosen by weight, stops by stop weight, its symbols as that mode shows them (``by_mode``;
     table wilds draw their multipliers per cell); the wilds (sticky / expanding / walking, lines games) put on
     the screen; every payline (or way) and scatter group paid on the final screen x the multiplier; the multiplier
-    grows; retriggers add spins; the cap ends the feature.
+    grows; retriggers add spins; the cap ends the feature.  A wheel (``[features] wheel``) is spun at the start and
+    on every retrigger: its cash is paid beside the feature's win (no multiplier, cap or minimum), its free spins
+    added, its meter spins each played on a random one of the spins left, on the strips of ``meter_spins_mode``
+    (more meter spins than spins left add spins).
     """
+    original = game
     game = game.in_strip_mode(game.features["free_spins_mode"])
     f = game.features
     limit = int(f.get("max_free_spins", 10_000))
     trigger = game.triggers[f["trigger"]]
     left = awarded = min(_feature_spins(game, "free_spins", count, rng), limit)
+    meter, wheel_cash = 0, Fraction(0)
+
+    def wheel() -> None:
+        nonlocal left, awarded, meter, wheel_cash
+        cash, spins, metered = wheel_award(game, rng)
+        wheel_cash += cash
+        meter += metered
+        new = min(awarded + spins + max(meter - left - spins, 0), limit)
+        left += new - awarded
+        awarded = new
+        meter = min(meter, left)
+
+    if "wheel" in f:
+        wheel()
     mult = int(f.get("multiplier", 1))
     growth = f.get("multiplier_growth", "none")
     step = int(f.get("multiplier_step", 1))
@@ -98,11 +144,18 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     cost = game.bet.cost
     cap = Fraction(str(f["feature_cap"])) * cost if "feature_cap" in f else None
     sets = [s for s in game.strip_sets.values() if s.mode == f["free_spins_mode"] and s.weight > 0]
+    free_game = game
+    if "meter_spins_mode" in f:
+        meter_game = original.in_strip_mode(f["meter_spins_mode"])
+        meter_sets = [s for s in game.strip_sets.values() if s.mode == f["meter_spins_mode"] and s.weight > 0]
     held: set = set()
     win = Fraction(0)
     while left > 0:
+        metered = meter > 0 and rng.randrange(left) < meter
+        meter -= metered
+        game, spin_sets = (meter_game, meter_sets) if metered else (free_game, sets)
         left -= 1
-        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        strip_set = spin_sets[_pick(rng, [s.weight for s in spin_sets])]
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
         if wilds == "none":  # the screen as spun: the rule's own evaluator, table wilds drawn
             result = drawn_spin(game, strip_set, stops, rng)
@@ -137,11 +190,13 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
             new = min(awarded + extra, limit)
             left += new - awarded
             awarded = new
+            if extra > 0 and "wheel" in f and f.get("wheel_on_retrigger", True):
+                wheel()
         if cap is not None and win >= cap:
             break
     if cap is not None:
         win = min(win, cap)
-    return max(win, Fraction(str(f.get("min_feature_win", 0))) * cost)
+    return max(win, Fraction(str(f.get("min_feature_win", 0))) * cost) + wheel_cash
 
 
 def _count_on_screen(shown: list[list[str]], group) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from .formats import _frame, fmt_count, fmt_money, fmt_pct, parameters_text
+from ..rounds.wheels import wheel_summary
 
 
 def _module_summary(game) -> str:
@@ -109,6 +110,7 @@ def game_overview(game) -> pd.DataFrame:
         ("scatter groups", ", ".join(game.scatters) or "-"),
         ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
         ("weighted tables", ", ".join(game.tables) or "-"),
+        *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
         *([("player choices", choices_text(game))] if game.choices else []),
     ]

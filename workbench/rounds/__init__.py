@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
+from .wheels import WHEEL_PARAMS, check_wheel
 
 PLAIN = RoundTemplate(
     name="classic",
@@ -79,6 +80,7 @@ FREE_SPINS_PARAMS = {
                              max=1_000_000, pays=True),
     "feature_cap": Param("number", "the most a feature pays, x total bet: it ends when reached (absent: no cap)",
                          required=False, min=0, max=1_000_000, pays=True),
+    **WHEEL_PARAMS,
 }
 
 
@@ -278,6 +280,7 @@ def check_free_spins_round(features: dict, report, refs: dict) -> None:
     """The ``free_spins`` template's checks: the feature's (:func:`check_free_spins`) and what its round plays."""
     check_round_limits(refs, report, "free-spins", heights=False, table_wilds=False)
     check_free_spins(features, report, refs)
+    check_wheel(features, report, refs)
     check_forced_screens(refs, report, "free-spins", refs["trigger"][features["trigger"]])
     mode = features.get("free_spins_mode")
     if features.get("free_spins_wilds", "none") != "none":
@@ -294,7 +297,8 @@ FREE_SPINS = RoundTemplate(
     check=check_free_spins_round,
     summary="The classic spin (lines or ways, scatters) plus declared free spins: spins by trigger count or drawn from a "
             "weighted table, retriggers up to a limit, their own strip sets, a fixed or growing win multiplier, sticky, "
-            "expanding or walking wilds, a minimum feature win and a feature cap; the base game is exact, the feature "
+            "expanding or walking wilds, a wheel award (cash, extra and meter spins, re-spins), a minimum feature win and a "
+            "feature cap; the base game is exact, the feature "
             "simulated (exact + conditional by trigger count).",
     declared_pays=True,
     buys=True,

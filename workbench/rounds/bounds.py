@@ -202,13 +202,34 @@ def free_spins_bound(game: Game, stake=None) -> RoundBound:
     else:
         feature = win
     guarantee = _total_bet_units(game, f["min_feature_win"]) if f.get("min_feature_win", 0) else 0
+    wheel = _wheel_units(game, spins)
     spins_key = ("features", "max_free_spins")
     mult_key = ("features", "max_multiplier" if growth != "none" else "multiplier")
     # the key to change: the declared one of the two factors that adds most (an absent max_free_spins counts)
     key = max([(spins, spins_key), (multiplier, mult_key)], key=lambda p: p[0])[1] if win > base else _screen_key(game)
     detail = (f"a base screen of at most {base:,} pay units plus {spins:,} free spins (max_free_spins"
-              f"{'' if 'max_free_spins' in f else ', absent'}) of at most {screen:,} x multiplier {multiplier:,}")
-    return RoundBound(base + feature + guarantee, key, detail)
+              f"{'' if 'max_free_spins' in f else ', absent'}) of at most {screen:,} x multiplier {multiplier:,}"
+              + (f", wheel cash of at most {wheel:,}" if wheel else ""))
+    if wheel > base + feature + guarantee:
+        key = ("features", "wheel")
+    return RoundBound(base + feature + guarantee + wheel, key, detail)
+
+
+def _wheel_units(game: Game, spins: int) -> int:
+    """The most a feature's wheel awards pay (pay units): one award per trigger and per retrigger (at most one per
+    free spin), each at most ``wheel_max_spins`` cash prizes, or each distinct prize once when they cannot repeat."""
+    from .wheels import MAX_WHEEL_SPINS
+
+    f = game.features
+    if "wheel" not in f:
+        return 0
+    cash = [_total_bet_units(game, e["value"]) for e in game.tables[f["wheel"]].entries if e["award"] == "cash"]
+    if not cash:
+        return 0
+    per_award = int(f.get("wheel_max_spins", MAX_WHEEL_SPINS)) * max(cash)
+    if not f.get("wheel_repeat_cash", True):
+        per_award = min(per_award, sum(set(cash)))
+    return per_award * (1 + (spins if f.get("wheel_on_retrigger", True) else 0))
 
 
 def hold_and_respin_bound(game: Game, stake=None) -> RoundBound:

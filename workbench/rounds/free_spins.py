@@ -20,6 +20,10 @@ reaches its ``min_count``, the free spins (component ``free_spins``):
   what the feature pays;
 - ``min_feature_win`` (x total bet) tops a smaller feature win up (component
   ``free_spins:guarantee``).
+- ``wheel`` (:mod:`.wheels`): one wheel award when the feature starts and on every retrigger: its cash paid
+  beside the feature (component ``wheel``), its free spins added, its meter spins each played on a random one of
+  the spins left, on the strips of ``meter_spins_mode`` (counters ``wheel``, ``wheel:spins``, ``wheel:limit``,
+  ``wheel:meter_spins``).
 
 The feature depends on the base screen only through the trigger's count, so the
 exact + conditional method has one stratum per count (``free_spins:<count>``, the last
@@ -50,16 +54,23 @@ from ..simulate.kernel import base_components, choose_set, fill_screen, scatter_
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import apply_mask
+from ..simulate.steps.wheels import spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
+from .counts import count_states, lines_count_states
 from .plain import drawn_lines_mode, pay_drawn_windows
+from .wheels import wheel_params
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
                    scatter_group_names, table_wild_outcomes, trigger_values, ways_fields)
 
 COUNTERS = ("free_spins", "free_spins:spins", "free_spins:retriggers", "free_spins:limit", "free_spins:capped")
 STARTED, SPINS, RETRIGGERS, LIMIT, CAPPED = range(len(COUNTERS))
-# the running feature in ``FeatureParams.state``: spins left, spins awarded, multiplier, win (units)
-LEFT, AWARDED, MULT, WIN = range(4)
+# a game with a wheel counts its awards too (after COUNTERS: simulate.steps.wheels' order, then the meter spins played)
+WHEEL_COUNTERS = ("wheel", "wheel:spins", "wheel:limit", "wheel:meter_spins")
+WHEEL_AT = len(COUNTERS)
+METER_SPUN = WHEEL_AT + 3
+# the running feature in ``FeatureParams.state``: spins left, spins awarded, multiplier, win (units), meter spins held
+LEFT, AWARDED, MULT, WIN, METER = range(5)
 GROWTH = {"none": 0, "per_spin": 1, "per_win": 2}
 
 # The compiled feature: spins by capped trigger count (``award``, ``retrigger``: int64[cap_count + 1]), or, when drawn
@@ -70,14 +81,16 @@ FeatureParams = namedtuple(
     "FeatureParams",
     ["award", "retrigger", "award_cum", "award_spins", "retrigger_cum", "retrigger_spins", "min_count", "retrigger_min",
      "cap_count", "state_count", "max_spins", "multiplier", "growth", "step",
-     "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state", "buy"],
+     "max_multiplier", "min_units", "cap_units", "comp", "comp_cap", "comp_guarantee", "scratch", "state", "buy",
+     "wheel"],
 )
 # lines: the base and free-spin strip sets (kernel.ModeArrays), each mode's line automaton (``lines``, ``free_lines``: the
 # mode's symbols, ``[symbols] by_mode``) and table-wild draws (``base_tw``, ``free_tw``: plain.TableWildParams, empty
 # when the mode has none), scatter groups and the trigger's group
+# (``meter``, ``meter_lines``, ``meter_tw``: the same for the wheel's meter spins; the free spins' own without a meter)
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_lines", "base_tw", "free_tw", "scat",
                                                  "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds",
-                                                 "forced", "comp_forced"])
+                                                 "forced", "comp_forced", "meter", "meter_lines", "meter_tw"])
 # Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none, the screen is paid from its windows): the
 # wild's symbol id, scratch screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]``
 # the instances a cell showing symbol id adds to scatter group g (counted on the final screen, ``scat_mode[g]``).
@@ -86,7 +99,7 @@ WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3}
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
 # + ``tw``, the mode's table-wild draws: ways.TableWildOutcomes, never read when the mode has none)
 WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count", "tw"))
-FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs", "forced", "comp_forced"])
+FreeWaysParams = namedtuple("FreeWaysParams", ["base", "free", "cost_units", "fs", "forced", "comp_forced", "meter"])
 # a buy mode's forced trigger screen (``[bet_modes.*] forced_screen = "paid"``): forced.ForcedScreen, and the component
 # it pays to (-1: the bought feature starts without a screen)
 
@@ -106,19 +119,62 @@ def spins_for(fixed, cum, spins, c, rng):
 
 
 @njit(cache=True, inline="always")
-def start_feature(fs, count, counters, rng):
-    """Start a feature for a trigger count (capped at ``cap_count``)."""
+def add_spins(fs, extra, counters):
+    """Add ``extra`` spins to the running feature, at most ``max_spins`` in all (a cut counted in LIMIT)."""
+    st = fs.state
+    total = st[AWARDED] + extra
+    if total > fs.max_spins:
+        total = fs.max_spins
+        counters[LIMIT] += 1
+    st[LEFT] += total - st[AWARDED]
+    st[AWARDED] = total
+
+
+@njit(cache=True, inline="always")
+def wheel_award(fs, rng, amounts, counters):
+    """One award of the feature's wheel: its cash paid, its free spins added, its meter spins held.  Every meter
+    spin rides on one of the spins left: more meter spins than spins left add spins (within ``max_spins``; a
+    meter spin the limit leaves no spin for is lost with the cut)."""
+    st = fs.state
+    spins, meter = spin_wheel(fs.wheel, rng, amounts, counters, WHEEL_AT)
+    st[METER] += meter
+    short = st[METER] - st[LEFT] - spins
+    add = spins + (short if short > 0 else 0)
+    if add > 0:
+        add_spins(fs, add, counters)
+    if st[METER] > st[LEFT]:
+        st[METER] = st[LEFT]
+
+
+@njit(cache=True, inline="always")
+def meter_spin(fs, rng, counters):
+    """Whether the next free spin is a meter spin: the meter's spins fall on a random set of the spins left, so
+    the next one is a meter spin with probability meter spins / spins left (no draw without meter spins)."""
+    st = fs.state
+    if st[METER] > 0 and bounded(rng, st[LEFT]) < st[METER]:
+        st[METER] -= 1
+        counters[METER_SPUN] += 1
+        return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def start_feature(fs, count, counters, rng, amounts):
+    """Start a feature for a trigger count (capped at ``cap_count``), its wheel award first."""
     st = fs.state
     spins = min(spins_for(fs.award, fs.award_cum, fs.award_spins, min(count, fs.cap_count), rng), fs.max_spins)
     st[LEFT] = spins
     st[AWARDED] = spins
     st[MULT] = fs.multiplier
     st[WIN] = 0
+    st[METER] = 0
     counters[STARTED] += 1
+    if fs.wheel.kind.shape[0] > 0:
+        wheel_award(fs, rng, amounts, counters)
 
 
 @njit(cache=True, inline="always")
-def after_free_spin(fs, win, count, counters, rng):
+def after_free_spin(fs, win, count, counters, rng, amounts):
     """Book one free spin that paid ``win`` (units, before the multiplier) and showed ``count``;
     True when the feature cap ends the feature."""
     st = fs.state
@@ -131,12 +187,9 @@ def after_free_spin(fs, win, count, counters, rng):
         extra = spins_for(fs.retrigger, fs.retrigger_cum, fs.retrigger_spins, min(count, fs.cap_count), rng)
         if extra > 0:
             counters[RETRIGGERS] += 1
-            total = st[AWARDED] + extra
-            if total > fs.max_spins:
-                total = fs.max_spins
-                counters[LIMIT] += 1
-            st[LEFT] += total - st[AWARDED]
-            st[AWARDED] = total
+            add_spins(fs, extra, counters)
+            if fs.wheel.on_retrigger and fs.wheel.kind.shape[0] > 0:
+                wheel_award(fs, rng, amounts, counters)
     if fs.cap_units >= 0 and st[WIN] >= fs.cap_units:
         counters[CAPPED] += 1
         return True
@@ -169,15 +222,16 @@ def screen_total(scratch):
 # lines
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def wild_free_spin(p, s, rng):
-    """Pay one free spin of strip set ``s`` (windows in ``p.wins``) with the feature's wilds: the landed wilds
+def wild_free_spin(p, ma, lines, s, rng):
+    """Pay one free spin of strip set ``s`` of ``ma`` (windows in ``p.wins``; paid by automaton ``lines``) with the
+    feature's wilds: the landed wilds
     (sticky: they stay; expanding: they fill their reel for this spin; walking: they move one reel left on each
     later spin), the held ones put on the screen, then lines and scatter groups counted on the final screen.
     Returns the spin's win (units, before the multiplier); leaves the scatter counts in ``p.counts``."""
     w = p.wilds
     screen = w.screen
-    fill_screen(p.free, s, p.wins, screen)
-    rows = p.free.rows
+    fill_screen(ma, s, p.wins, screen)
+    rows = ma.rows
     for r in range(rows.shape[0]):
         expand = False
         for row in range(rows[r]):
@@ -187,7 +241,7 @@ def wild_free_spin(p, s, rng):
             for row in range(rows[r]):
                 screen[r, row] = w.wild
     apply_mask(screen, w.held, w.wild)
-    win = line_pay_screen(p.free_lines, screen)
+    win = line_pay_screen(lines, screen)
     sc = p.scat
     for g in range(p.counts.shape[0]):
         code = 0
@@ -221,18 +275,22 @@ def clear_held(w):
 @njit(cache=True, inline="always")
 def play_feature_lines(p, rng, amounts, counters, count):
     fs = p.fs
-    start_feature(fs, count, counters, rng)
+    start_feature(fs, count, counters, rng, amounts)
     if p.wilds.mode != 0:
         clear_held(p.wilds)
     while fs.state[LEFT] > 0:
-        s = choose_set(p.free, rng)
-        spin_windows(p.free, s, rng, p.wins)
+        metered = meter_spin(fs, rng, counters)
+        ma = p.meter if metered else p.free
+        lines = p.meter_lines if metered else p.free_lines
+        s = choose_set(ma, rng)
+        spin_windows(ma, s, rng, p.wins)
         if p.wilds.mode == 0:
-            pay_drawn_windows(p.free, s, p.free_lines, p.scat, p.free_tw, p.wins, p.counts, fs.scratch, 0, p.comp_scatter, rng)
+            pay_drawn_windows(ma, s, lines, p.scat, p.meter_tw if metered else p.free_tw, p.wins, p.counts, fs.scratch, 0,
+                              p.comp_scatter, rng)
             win = screen_total(fs.scratch)
         else:
-            win = wild_free_spin(p, s, rng)
-        if after_free_spin(fs, win, p.counts[p.group], counters, rng):
+            win = wild_free_spin(p, ma, lines, s, rng)
+        if after_free_spin(fs, win, p.counts[p.group], counters, rng, amounts):
             break
     end_feature(fs, amounts)
 
@@ -289,11 +347,12 @@ def spin_ways(m, rng):
 @njit(cache=True, inline="always")
 def play_feature_ways(p, rng, amounts, counters, count):
     fs = p.fs
-    start_feature(fs, count, counters, rng)
+    start_feature(fs, count, counters, rng, amounts)
     while fs.state[LEFT] > 0:
-        s, c = spin_ways(p.free, rng)
-        pay_outcomes(p.free, s, p.free.outs, fs.scratch)
-        if after_free_spin(fs, screen_total(fs.scratch), c, counters, rng):
+        m = p.meter if meter_spin(fs, rng, counters) else p.free
+        s, c = spin_ways(m, rng)
+        pay_outcomes(m, s, m.outs, fs.scratch)
+        if after_free_spin(fs, screen_total(fs.scratch), c, counters, rng, amounts):
             break
     end_feature(fs, amounts)
 
@@ -366,35 +425,6 @@ def _spins_table(game: Game, key: str, min_count: int, cap_count: int) -> tuple[
     return np.cumsum(weights, axis=1), spins
 
 
-def count_states(reel_values: list, weights: list, mode: int, min_count: int, cap_count: int) -> list[Fraction]:
-    """Exact probability of each trigger count ``min_count .. cap_count`` (the last: that many or more) per spin.
-
-    ``reel_values[k][i]``: {count reel i adds: integer weight} of strip set k; ``weights[k]`` the set's choice
-    weight.  The count runs reel by reel as :func:`~workbench.pays.scatter.update_code` counts it (anywhere, or
-    adjacent from reel 1), capped at ``cap_count``.
-    """
-    total_weight = sum(weights)
-    out = [Fraction(0)] * (cap_count - min_count + 1)
-    for reels, weight in zip(reel_values, weights):
-        if weight == 0:
-            continue
-        codes = {0: 1}
-        cycle = 1
-        for values in reels:
-            nxt: dict = {}
-            for code, ways in codes.items():
-                for value, w in values.items():
-                    new = int(update_code(mode, cap_count, code, int(value)))
-                    nxt[new] = nxt.get(new, 0) + ways * w
-            codes = nxt
-            cycle *= sum(values.values())
-        for code, ways in codes.items():
-            count = code // 2 if mode == ADJACENT else code
-            if count >= min_count:
-                out[min(count, cap_count) - min_count] += Fraction(weight, total_weight) * Fraction(ways, cycle)
-    return out
-
-
 def _feature_params(game: Game, components: list, state_count: np.ndarray, min_count: int, cap_count: int) -> FeatureParams:
     """The compiled feature (adds its components to ``components``)."""
     f = game.features
@@ -413,6 +443,7 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         min_units = scale.units(game.bet.credits(Fraction(str(f["min_feature_win"])), "total_bet"))
         components.append("free_spins:guarantee")
         comp_guarantee = len(components) - 1
+    wheel = wheel_params(game, components)
     growth = GROWTH[f.get("multiplier_growth", "none")]
     retrigger_min = int(f.get("retrigger_min_count", min_count))
     award_cum, award_spins = _spins_table(game, "free_spins_table", min_count, cap_count)
@@ -439,8 +470,9 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         comp_cap=np.int64(comp_cap),
         comp_guarantee=np.int64(comp_guarantee),
         scratch=np.zeros(0, dtype=np.int64),  # sized once every component is known
-        state=np.zeros(4, dtype=np.int64),
+        state=np.zeros(5, dtype=np.int64),
         buy=np.zeros(0, dtype=np.int64),  # a buy mode: its counts' cumulative weights (bought, bought_state)
+        wheel=wheel,
     )
 
 
@@ -510,8 +542,10 @@ def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, 
     names, probabilities, state_count, buy = bought(game, names, probabilities, fs.state_count, int(fs.cap_count))
     fs = fs._replace(scratch=np.zeros(len(components), dtype=np.int64), state_count=state_count, buy=buy)
     params = params._replace(fs=fs)
-    feature = Feature("free_spins", "free_spins", tuple(c for c in components if c.startswith("free_spins") or c == "cap"))
-    return RoundModel(game=game, components=tuple(components), counters=COUNTERS, params=params, run_chunk=run_chunk,
+    feature = Feature("free_spins", "free_spins", tuple(c for c in components
+                                                        if c.startswith("free_spins") or c in ("cap", "wheel")))
+    counters = COUNTERS + (WHEEL_COUNTERS if fs.wheel.kind.shape[0] else ())
+    return RoundModel(game=game, components=tuple(components), counters=counters, params=params, run_chunk=run_chunk,
                       strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
                       notes={"free_spins": "exact base game + simulated free spins by trigger count"})
 
@@ -530,29 +564,14 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                           f"{game.pays.rule!r} is not supported yet")
 
 
-def lines_count_states(game: Game, group: int, mode: int, min_count: int, cap_count: int) -> list[Fraction]:
-    """Exact probability of each count of scatter group ``group`` on the base screen of a lines game
-    (:func:`count_states` over the windows of the base strip sets)."""
-    from ..exact.windows import strip_set_windows
-
-    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
-    values = []
-    for strip_set in sets:
-        reels = []
-        for win in strip_set_windows(game, strip_set):
-            counts: dict = {}
-            for c, w in zip(win.counts[:, group], win.weights):
-                counts[int(c)] = counts.get(int(c), 0) + int(w)
-            reels.append(counts)
-        values.append(reels)
-    return count_states(values, [s.weight for s in sets], mode, min_count, cap_count)
-
-
 def _lines_model(game: Game, stake) -> RoundModel:
     trigger, min_count, cap_count, mode = _limits(game)
     group = list(game.scatters).index(trigger.scatter)
     lines, base, base_tw = drawn_lines_mode(game, "base")
     free_lines, free, free_tw = drawn_lines_mode(game, game.features["free_spins_mode"])
+    meter_mode = game.features.get("meter_spins_mode")
+    meter_lines, meter, meter_tw = (drawn_lines_mode(game, meter_mode) if meter_mode is not None
+                                    else (free_lines, free, free_tw))
     if free_tw.var_ids.shape[0] and game.features.get("free_spins_wilds", "none") != "none":
         raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are not played beside wilds whose "
                               "multiplier is drawn per landing in the free spins")
@@ -580,6 +599,9 @@ def _lines_model(game: Game, stake) -> RoundModel:
         wilds=_wild_params(game),
         forced=forced,
         comp_forced=comp_forced,
+        meter=meter,
+        meter_lines=meter_lines,
+        meter_tw=meter_tw,
     )
     return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
 
@@ -628,11 +650,13 @@ def _ways_model(game: Game, stake) -> RoundModel:
     trigger, min_count, cap_count, _ = _limits(game)
     base, values, weights, mode = ways_mode(game, "base", trigger, cap_count)
     free, _, _, _ = ways_mode(game, game.features["free_spins_mode"], trigger, cap_count)
+    meter_mode = game.features.get("meter_spins_mode")
+    meter = ways_mode(game, meter_mode, trigger, cap_count)[0] if meter_mode is not None else free
     components = [game.pays.rule] + [f"scatter:{name}" for name in scatter_group_names(game)]
     probabilities = count_states(values, weights, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
     forced, comp_forced = forced_screen(game, components, lambda: [
         [base.count.value[s, i, 0, : base.total[s, i]] for i in range(game.reels)] for s in range(base.set_cum.shape[0])])
     params = FreeWaysParams(base=base, free=free, cost_units=pay_scale(game).cost_units, fs=fs, forced=forced,
-                            comp_forced=comp_forced)
+                            comp_forced=comp_forced, meter=meter)
     return _finish(game, components, params, run_chunk_ways, fs, probabilities, stake)

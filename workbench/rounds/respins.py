@@ -50,7 +50,8 @@ from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import base_spin
 from . import JACKPOTS, MAX_MULTIPLIER
-from .free_spins import bought, bought_state, count_states, lines_count_states, spin_ways, ways_mode
+from .counts import count_states, lines_count_states
+from .free_spins import bought, bought_state, spin_ways, ways_mode
 from .ways import pay_outcomes, scatter_group_names
 from .windows import VirtualStrips, virtual_strips
 

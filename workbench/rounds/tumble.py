@@ -72,7 +72,8 @@ from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from . import CHAIN_SCATTERS, MAX_FREE_SPINS, TUMBLE_RULES
-from .free_spins import bought, bought_state, lines_count_states
+from .counts import lines_count_states
+from .free_spins import bought, bought_state
 from .multipliers import grow, ladders, position_grid, restart, rung
 from .windows import virtual_strips
 

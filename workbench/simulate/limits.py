@@ -11,6 +11,7 @@ from __future__ import annotations
 LIMITS = {
     "free_spins:limit": ("max_free_spins", None, "a retrigger was cut short at the safety maximum"),
     "tumble:limit": ("max_cascades", 1000, "a chain was cut at the most cascades"),
+    "wheel:limit": ("wheel_max_spins", 100, "a wheel award was ended at the most wheel spins"),
 }
 
 

@@ -25,6 +25,7 @@ import ipywidgets as W
 
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
+from ..rounds.wheels import wheel_summary
 from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import exactness, format_value, header_row
 
@@ -110,8 +111,10 @@ class TableEditor:
         if not self._updating:
             self._on_weights(self.name, [box.value for box in self.weights])
 
-    def show(self, table: WeightedTable, saved: WeightedTable | None) -> None:
-        """Show ``table``'s weights, probabilities and EVs (changes vs ``saved`` highlighted)."""
+    def show(self, table: WeightedTable, saved: WeightedTable | None, summary: str = "", saved_summary: str = "") -> None:
+        """Show ``table``'s weights, probabilities and EVs (changes vs ``saved`` highlighted); a table with a
+        ``summary`` of its own (a wheel: the exact value of one award) shows that instead of per-field EVs, whose
+        ``value`` would add cash to spins."""
         self._updating = True
         try:
             for box, w in zip(self.weights, table.weights):
@@ -134,6 +137,9 @@ class TableEditor:
             delta = f" (saved file {float(old[key]):,.6f})" if key in old and old[key] != ev else ""
             lines.append(f"EV of <b>{html.escape(key)}</b> = <b class='wb-ev-value'>{float(ev):,.6f}</b> <small>exact {ev}</small>{delta}")
         self.ev.value = "<br>".join(lines) or "<i>no numeric field: no EV</i>"
+        if summary:
+            was = f"<br><small>saved file: {html.escape(saved_summary)}</small>" if saved_summary and saved_summary != summary else ""
+            self.ev.value = f"<span class='wb-wheel-value'>{html.escape(summary)}</span>{was}"
         self.header.value = f"<h4 style='margin:8px 0 2px'>Table <code>{html.escape(table.name)}</code> · total weight {total:,}</h4>"
 
 
@@ -202,8 +208,13 @@ class TableWeightsEditor(EditorPanel):
     def refresh(self) -> None:
         super().refresh()
         game, saved = self.session.game, self.session.saved
+        wheel = game.features.get("wheel")
         for name, editor in self.tables.items():
-            editor.show(game.tables[name], saved.tables.get(name))
+            if name == wheel:
+                editor.show(game.tables[name], saved.tables.get(name), wheel_summary(game),
+                            wheel_summary(saved) if saved.features.get("wheel") == name else "")
+            else:
+                editor.show(game.tables[name], saved.tables.get(name))
         self.undo_button.disabled = not self._can_undo()  # now that the boxes show the current weights
         self._show_feature()
 
