@@ -172,7 +172,7 @@ def ways_wheel_game(tmp_path) -> object:
     """The gallery's ways_free_spins.toml with the wheel of the gallery's wheel game, meter spins on its base strips."""
     text = (GALLERY.parent / "ways_free_spins.toml").read_text()
     wheel = GALLERY.read_text()
-    table = wheel[wheel.index("\n[tables.fortune_wheel]"):wheel.index("\n[strip_sets.base]")]
+    table = wheel[wheel.index("\n[tables.fortune_wheel]"):wheel.index("\n[tables.reveal]")]
     text = text.replace('multiplier = 3                            # every free-spin win x 3\n',
                         'multiplier = 3\nwheel = "fortune_wheel"\nmeter_spins_mode = "base"\n', 1)
     assert 'wheel = "fortune_wheel"' in text

@@ -6,6 +6,7 @@ from collections import Counter
 from fractions import Fraction
 
 from ..model import Game, StripSet, rules
+from .cycle import multiplier_tables
 from .screens import screen
 from .pays import cluster_band, find_clusters, line_wins
 
@@ -149,6 +150,7 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
         meter_game = original.in_strip_mode(f["meter_spins_mode"])
         meter_sets = [s for s in game.strip_sets.values() if s.mode == f["meter_spins_mode"] and s.weight > 0]
     held: set = set()
+    reels_held: dict = {}  # expanding sticky wilds: reel -> the multiplier drawn when its wild landed
     win = Fraction(0)
     while left > 0:
         metered = meter > 0 and rng.randrange(left) < meter
@@ -166,11 +168,25 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
             if wilds == "expanding":
                 for r in {r for r, _ in landed}:
                     shown[r] = [wild] * len(shown[r])
+            tables = multiplier_tables(game)
+            if wilds == "expanding_sticky":  # the first wild to land on a reel fills it to the end, one multiplier
+                for r in sorted({r for r, _ in landed} - set(reels_held)):
+                    entries = tables.get(wild)
+                    reels_held[r] = (entries[_pick(rng, [w for _, w in entries])][0] if entries
+                                     else game.symbols[wild].multiplier)
+                for r in reels_held:
+                    shown[r] = [wild] * len(shown[r])
             for r, row in held:
                 shown[r][row] = wild
+            mults = None
+            if tables or reels_held:  # each cell's multiplier: a held reel's, a table wild's drawn, else its own
+                mults = [[reels_held[i] if i in reels_held
+                          else tables[s][_pick(rng, [w for _, w in tables[s]])][0] if s in tables
+                          else game.symbols[s].multiplier for s in reel] for i, reel in enumerate(shown)]
             spin = Fraction(0)
             for l, line_rows in enumerate(game.paylines):
-                for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l):
+                cells = None if mults is None else [mults[reel][row] for reel, row in enumerate(line_rows)]
+                for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l, cells):
                     spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
             shown_count = 0
             for name, group in game.scatters.items():

@@ -37,7 +37,7 @@ PLAIN = RoundTemplate(
 MAX_FREE_SPINS = 10_000  # most free spins one feature plays when the file declares no max_free_spins (and the upper bound)
 MAX_MULTIPLIER = 10_000  # a free-spin win multiplier, start or reached by growth
 MULTIPLIER_GROWTH = ("none", "per_spin", "per_win")
-FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking")
+FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking", "expanding_sticky")
 CHAIN_SCATTERS = ("none", "trigger", "paid")  # the tumble's scatters: first drop only, or the whole chain (and paid)
 LADDER_GROWS = ("cascade", "spin", "win")  # the free spins' ladder climbs per winning cascade, free spin or winning free spin
 LADDER_APPLIES = ("drop", "chain")  # each drop's win x its rung, or the chain's total x the rung it reached
@@ -73,8 +73,10 @@ FREE_SPINS_PARAMS = {
     "max_multiplier": Param("int", f"the multiplier grows no further than this (absent: {MAX_MULTIPLIER:,})",
                             required=False, min=1, max=MAX_MULTIPLIER),
     "free_spins_wilds": Param("str", "wilds of the free spins (lines games): none, sticky (a landed wild stays to the end "
-                                     "of the feature), expanding (it fills its reel for that spin) or walking (it moves "
-                                     "one reel left on every later spin)", required=False, choices=FREE_SPIN_WILDS),
+                                     "of the feature), expanding (it fills its reel for that spin), walking (it moves "
+                                     "one reel left on every later spin) or expanding_sticky (it fills its reel and stays "
+                                     "there to the end, at most one per reel, a multiplier drawn from its table when it "
+                                     "lands kept by the whole reel)", required=False, choices=FREE_SPIN_WILDS),
     "wild_symbol": Param("symbol", "the wild that sticks, expands or walks (needed with free_spins_wilds)", required=False),
     "min_feature_win": Param("number", "the least a feature pays, x total bet (absent: 0)", required=False, min=0,
                              max=1_000_000, pays=True),
@@ -273,7 +275,8 @@ def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
                 report(("scatters", group.name), f"{wilds} wilds count scatters on the final screen: the symbols of a "
                                                  f"scatter group must be one row tall ({', '.join(tall)} is not)")
     elif "wild_symbol" in features:
-        report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\" or \"walking\"")
+        report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\", \"walking\" or "
+                                            "\"expanding_sticky\"")
 
 
 def check_free_spins_round(features: dict, report, refs: dict) -> None:
@@ -283,7 +286,7 @@ def check_free_spins_round(features: dict, report, refs: dict) -> None:
     check_wheel(features, report, refs)
     check_forced_screens(refs, report, "free-spins", refs["trigger"][features["trigger"]])
     mode = features.get("free_spins_mode")
-    if features.get("free_spins_wilds", "none") != "none":
+    if features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):  # the one that draws on landing
         drawn = [name for name, sym in refs["symbol"].items() if sym.in_mode(mode).multiplier_table is not None]
         if drawn:
             report(("features", "free_spins_wilds"), f"sticky, expanding and walking wilds are not played beside wilds "

@@ -93,9 +93,11 @@ FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_
                                                  "forced", "comp_forced", "meter", "meter_lines", "meter_tw"])
 # Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none, the screen is paid from its windows): the
 # wild's symbol id, scratch screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]``
-# the instances a cell showing symbol id adds to scatter group g (counted on the final screen, ``scat_mode[g]``).
-WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member"])
-WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3}
+# the instances a cell showing symbol id (the variant game's ids included) adds to scatter group g (counted on the final
+# screen, ``scat_mode[g]``), ``reel[r]`` the symbol id an expanding sticky wild holds reel r with (-1: none; with a
+# multiplier drawn from a table, the variant game's id of that multiplier).
+WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel"])
+WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3, "expanding_sticky": 4}
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
 # + ``tw``, the mode's table-wild draws: ways.TableWildOutcomes, never read when the mode has none)
 WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count", "tw"))
@@ -222,11 +224,13 @@ def screen_total(scratch):
 # lines
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def wild_free_spin(p, ma, lines, s, rng):
-    """Pay one free spin of strip set ``s`` of ``ma`` (windows in ``p.wins``; paid by automaton ``lines``) with the
-    feature's wilds: the landed wilds
+def wild_free_spin(p, ma, lines, tw, s, rng):
+    """Pay one free spin of strip set ``s`` of ``ma`` (windows in ``p.wins``; paid by automaton ``lines``, table wilds
+    drawn by ``tw``) with the feature's wilds: the landed wilds
     (sticky: they stay; expanding: they fill their reel for this spin; walking: they move one reel left on each
-    later spin), the held ones put on the screen, then lines and scatter groups counted on the final screen.
+    later spin; expanding sticky: the first to land on a reel fills it to the end of the feature, its multiplier drawn
+    once), the held ones put on the screen, every other table-wild cell drawn, then lines and scatter groups counted
+    on the final screen.
     Returns the spin's win (units, before the multiplier); leaves the scatter counts in ``p.counts``."""
     w = p.wilds
     screen = w.screen
@@ -240,7 +244,20 @@ def wild_free_spin(p, ma, lines, s, rng):
         if w.mode == 2 and expand:
             for row in range(rows[r]):
                 screen[r, row] = w.wild
+        elif w.mode == 4:
+            if expand and w.reel[r] < 0:  # revealed: the reel's wild and its multiplier for the rest of the feature
+                t = tw.table_of[w.wild]
+                w.reel[r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)] if t >= 0 else w.wild
+            if w.reel[r] >= 0:
+                for row in range(rows[r]):
+                    screen[r, row] = w.reel[r]
     apply_mask(screen, w.held, w.wild)
+    if tw.var_ids.shape[0] > 0:  # every other visible table-wild cell draws its multiplier
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                t = tw.table_of[screen[r, row]]
+                if t >= 0:
+                    screen[r, row] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
     win = line_pay_screen(lines, screen)
     sc = p.scat
     for g in range(p.counts.shape[0]):
@@ -268,6 +285,7 @@ def wild_free_spin(p, ma, lines, s, rng):
 @njit(cache=True, inline="always")
 def clear_held(w):
     for r in range(w.held.shape[0]):
+        w.reel[r] = -1
         for row in range(w.held.shape[1]):
             w.held[r, row] = False
 
@@ -289,7 +307,7 @@ def play_feature_lines(p, rng, amounts, counters, count):
                               p.comp_scatter, rng)
             win = screen_total(fs.scratch)
         else:
-            win = wild_free_spin(p, ma, lines, s, rng)
+            win = wild_free_spin(p, ma, lines, p.meter_tw if metered else p.free_tw, s, rng)
         if after_free_spin(fs, win, p.counts[p.group], counters, rng, amounts):
             break
     end_feature(fs, amounts)
@@ -572,7 +590,7 @@ def _lines_model(game: Game, stake) -> RoundModel:
     meter_mode = game.features.get("meter_spins_mode")
     meter_lines, meter, meter_tw = (drawn_lines_mode(game, meter_mode) if meter_mode is not None
                                     else (free_lines, free, free_tw))
-    if free_tw.var_ids.shape[0] and game.features.get("free_spins_wilds", "none") != "none":
+    if free_tw.var_ids.shape[0] and game.features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):
         raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are not played beside wilds whose "
                               "multiplier is drawn per landing in the free spins")
     components = base_components(game)
@@ -608,16 +626,21 @@ def _lines_model(game: Game, stake) -> RoundModel:
 
 def _wild_params(game: Game) -> WildParams:
     """The compiled wilds of the free spins (mode 0: none)."""
+    from ..exact.variants import has_table_wilds, variant_game
+
     mode = WILDS[game.features.get("free_spins_wilds", "none")]
     n_symbols = len(game.symbols)
-    member = np.zeros((max(len(game.scatters), 1), n_symbols + 1), dtype=np.int64)  # the last column: an empty cell (-1)
+    modes = [game.in_strip_mode(m) for m in (game.features["free_spins_mode"], game.features.get("meter_spins_mode")) if m]
+    ids = max([len(variant_game(g).symbols) for g in modes if has_table_wilds(g)] + [n_symbols])  # screens' ids
+    member = np.zeros((max(len(game.scatters), 1), ids + 1), dtype=np.int64)  # the last column: an empty cell (-1)
     for g, group in enumerate(game.scatters.values()):
         for name in group.symbols:
             member[g, game.symbols[name].index] = 1
     wild = game.symbols[game.features["wild_symbol"]].index if mode else -1
     shape = (game.reels, max(game.rows))
-    return WildParams(np.int64(mode), np.int64(wild), np.full(shape, n_symbols, dtype=np.int64), np.zeros(shape, dtype=np.bool_),
-                      np.zeros(shape, dtype=np.bool_), member)
+    return WildParams(mode=np.int64(mode), wild=np.int64(wild), screen=np.full(shape, n_symbols, dtype=np.int64),
+                      held=np.zeros(shape, dtype=np.bool_), landed=np.zeros(shape, dtype=np.bool_), member=member,
+                      reel=np.full(game.reels, -1, dtype=np.int64))
 
 
 def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:
