@@ -266,3 +266,26 @@ def test_meter_spins_need_their_mode_and_wheel_keys_need_a_wheel():
         loads_game(text, "wheel.toml")
     keys = {p.key for p in info.value.problems if "needs wheel = " in p.message}
     assert keys == {"features.wheel_repeat_cash", "features.wheel_max_spins"}
+
+
+def test_the_table_editor_shows_an_awards_exact_value_and_edits_the_wheel(tmp_path):
+    """The table-weights editor shows the wheel's exact value per award (not an EV adding cash to spins), its
+    segments as the file writes them, each segment's share by kind, and follows a weight edit."""
+    import shutil
+
+    from workbench.rounds.wheels import wheel_value as game_wheel_value
+    from workbench.widgets import TableWeightsEditor
+
+    path = tmp_path / "wheel_free_spins.toml"
+    shutil.copyfile(GALLERY, path)
+    editor = TableWeightsEditor(path)
+    wheel = editor.tables["fortune_wheel"]
+    before = game_wheel_value(load_game(path))
+    assert f"{float(before.cash):,.4f} x total bet cash" in wheel.ev.value and "EV of" not in wheel.ev.value
+    assert "again = true" in wheel.widget.children[2].children[0].value  # the first segment's label: no Python True
+    assert "cash: " in wheel.contributions[0].value and "x total bet" in wheel.contributions[0].value
+    assert "meter spins: " in wheel.contributions[6].value
+    wheel.weights[3].value = 5  # the 50 x cash prize five times as likely
+    after = game_wheel_value(editor.session.game)
+    assert after.cash > before.cash
+    assert f"{float(after.cash):,.4f} x total bet cash" in wheel.ev.value and "saved file:" in wheel.ev.value

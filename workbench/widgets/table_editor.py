@@ -57,7 +57,10 @@ def table_ev(table: WeightedTable) -> dict[str, Fraction]:
 
 
 def _entry_label(entry) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in entry.items()) or "(entry)"
+    """An entry as the file writes it (``again = true``, not Python's True)."""
+    def value(v) -> str:
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+    return ", ".join(f"{k} = {value(v)}" for k, v in entry.items()) or "(entry)"
 
 
 def no_tables_hint() -> str:
@@ -129,6 +132,9 @@ class TableEditor:
             mark = f" <b style='color:#0b57d0'>(saved {saved.weights[i]})</b>" if changed else ""
             self.probabilities[i].value = f"{float(p):.6f} <small>({p})</small>{mark}"
             parts = [f"{k}: {float(_fraction(entry[k]) * p):,.4f}" for k in fields if k in entry]
+            if summary and "value" in entry:  # a wheel segment: what its value is (cash x total bet, or spins)
+                unit = " x total bet" if entry.get("award") == "cash" else ""
+                parts = [f"{str(entry.get('award', 'value')).replace('_', ' ')}: {float(_fraction(entry['value']) * p):,.4f}{unit}"]
             self.contributions[i].value = ", ".join(parts) or "–"
         evs = table_ev(table)
         old = table_ev(saved) if saved is not None else {}
