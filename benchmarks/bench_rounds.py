@@ -38,15 +38,19 @@ from bench_rules import NumpyDraws, ROOT, fmt, sim_rates, spread  # noqa: E402  
 from workbench import load_game  # noqa: E402
 from workbench.simulate import estimate_rtp, simulate  # noqa: E402
 
-# the 1,024-ways game: a wild drawn x2 / x3 per cell in the free spins only (issue 29, per-mode symbols)
-FREE_SPINS_GAMES = ("examples/ways_free_spins", "examples/sticky_wilds_ante", "examples/ways_1024_free_wild_multipliers")
+# the 1,024-ways game: a wild drawn x2 / x3 per cell in the free spins only (issue 29, per-mode symbols); the wheel game:
+# a wheel award with every trigger and retrigger, meter spins on their own strips (issue 29, wheels as awards)
+FREE_SPINS_GAMES = ("examples/ways_free_spins", "examples/sticky_wilds_ante", "examples/ways_1024_free_wild_multipliers",
+                    "examples/wheel_free_spins")
 OTHER_GAMES = ("examples/hold_and_respin_coins",)
 # the chain game: scatters counted and paid over the whole chain, free spins per scatter (issue 29)
 TUMBLE_GAMES = ("examples/pay_anywhere_tumble", "examples/cluster_tumble_7x7", "examples/pay_anywhere_tumble_chain")
 SETUP_GAMES = FREE_SPINS_GAMES + OTHER_GAMES + TUMBLE_GAMES
 # bought rounds (no target): the 1,024-ways super buy draws its forced trigger screen given 3-5 scatters and pays it;
-# the coin game's prize mode plays the coin feature from an empty screen, every board a spin of its strips
-BUY_MODES = (("examples/ways_1024_free_wild_multipliers", "super_buy"), ("examples/hold_and_respin_coins", "prize_spins"))
+# the coin game's prize mode plays the coin feature from an empty screen, every board a spin of its strips; the wheel
+# game's sticky buy plays expanding sticky wilds whose multiplier is drawn when they land
+BUY_MODES = (("examples/ways_1024_free_wild_multipliers", "super_buy"), ("examples/hold_and_respin_coins", "prize_spins"),
+             ("examples/wheel_free_spins", "sticky_buy"))
 
 
 def rates(spins: int, repeats: int) -> list[dict]:

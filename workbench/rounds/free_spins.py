@@ -58,7 +58,7 @@ from ..simulate.steps.wheels import spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .counts import count_states, lines_count_states
-from .plain import drawn_lines_mode, pay_drawn_windows
+from .plain import draw_table_cells, drawn_lines_mode, pay_drawn_windows
 from .wheels import wheel_params
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
                    scatter_group_names, table_wild_outcomes, trigger_values, ways_fields)
@@ -253,11 +253,7 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
                     screen[r, row] = w.reel[r]
     apply_mask(screen, w.held, w.wild)
     if tw.var_ids.shape[0] > 0:  # every other visible table-wild cell draws its multiplier
-        for r in range(rows.shape[0]):
-            for row in range(rows[r]):
-                t = tw.table_of[screen[r, row]]
-                if t >= 0:
-                    screen[r, row] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
+        draw_table_cells(tw, rows, screen, rng)
     win = line_pay_screen(lines, screen)
     sc = p.scat
     for g in range(p.counts.shape[0]):

@@ -91,6 +91,17 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 
 
 @njit(cache=True, inline="always")
+def draw_table_cells(tw, rows, screen, rng):
+    """Every visible table-wild cell of ``screen`` draws its multiplier by weight: the cell then shows the variant
+    game's symbol of that multiplier."""
+    for i in range(rows.shape[0]):
+        for r in range(rows[i]):
+            t = tw.table_of[screen[i, r]]
+            if t >= 0:
+                screen[i, r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
+
+
+@njit(cache=True, inline="always")
 def pay_drawn_windows(ma, s, la, sc, tw, wins, counts, amounts, comp_lines, comp_scatter, rng):
     """:func:`~workbench.simulate.steps.pay_windows` (x1) of a strip set whose screens may show table wilds: on a
     screen showing one, every visible table-wild cell draws its multiplier and the explicit screen is paid by the
@@ -105,12 +116,7 @@ def pay_drawn_windows(ma, s, la, sc, tw, wins, counts, amounts, comp_lines, comp
         return pay_windows(ma, s, la, sc, wins, counts, amounts, comp_lines, comp_scatter, 1)
     screen = tw.screen
     fill_screen(ma, s, wins, screen)
-    rows = ma.rows
-    for i in range(rows.shape[0]):
-        for r in range(rows[i]):
-            t = tw.table_of[screen[i, r]]
-            if t >= 0:
-                screen[i, r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
+    draw_table_cells(tw, ma.rows, screen, rng)
     total = line_pay_screen(la, screen)
     amounts[comp_lines] += total
     count_groups(ma, s, sc, wins, counts, -1)
