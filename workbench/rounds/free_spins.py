@@ -132,7 +132,7 @@ def add_spins(fs, extra, counters):
     st[AWARDED] = total
 
 
-@njit(cache=True, inline="always")
+@njit
 def wheel_award(fs, rng, amounts, counters):
     """One award of the feature's wheel: its cash paid, its free spins added, its meter spins held.  Every meter
     spin rides on one of the spins left: more meter spins than spins left add spins (within ``max_spins``; a
@@ -286,6 +286,20 @@ def clear_held(w):
             w.held[r, row] = False
 
 
+@njit
+def free_spin_lines(p, ma, lines, tw, rng):
+    """One free spin on the strip sets ``ma`` (the free spins' or the meter spins'), paid by ``lines`` with table
+    wilds drawn by ``tw``: its win (units, before the multiplier); the scatter counts left in ``p.counts``.  Compiled
+    once, not inlined: the feature calls it for both kinds of spin (inlined twice, the lines round took 4x as long
+    to compile)."""
+    s = choose_set(ma, rng)
+    spin_windows(ma, s, rng, p.wins)
+    if p.wilds.mode == 0:
+        pay_drawn_windows(ma, s, lines, p.scat, tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter, rng)
+        return screen_total(p.fs.scratch)
+    return wild_free_spin(p, ma, lines, tw, s, rng)
+
+
 @njit(cache=True, inline="always")
 def play_feature_lines(p, rng, amounts, counters, count):
     fs = p.fs
@@ -293,17 +307,10 @@ def play_feature_lines(p, rng, amounts, counters, count):
     if p.wilds.mode != 0:
         clear_held(p.wilds)
     while fs.state[LEFT] > 0:
-        metered = meter_spin(fs, rng, counters)
-        ma = p.meter if metered else p.free
-        lines = p.meter_lines if metered else p.free_lines
-        s = choose_set(ma, rng)
-        spin_windows(ma, s, rng, p.wins)
-        if p.wilds.mode == 0:
-            pay_drawn_windows(ma, s, lines, p.scat, p.meter_tw if metered else p.free_tw, p.wins, p.counts, fs.scratch, 0,
-                              p.comp_scatter, rng)
-            win = screen_total(fs.scratch)
+        if meter_spin(fs, rng, counters):
+            win = free_spin_lines(p, p.meter, p.meter_lines, p.meter_tw, rng)
         else:
-            win = wild_free_spin(p, ma, lines, p.meter_tw if metered else p.free_tw, s, rng)
+            win = free_spin_lines(p, p.free, p.free_lines, p.free_tw, rng)
         if after_free_spin(fs, win, p.counts[p.group], counters, rng, amounts):
             break
     end_feature(fs, amounts)
@@ -358,15 +365,25 @@ def spin_ways(m, rng):
     return s, code_count(c.mode, code)
 
 
+@njit
+def free_spin_ways(m, scratch, rng):
+    """One free spin on the ways screens ``m`` (the free spins' or the meter spins'): (its win, units before the
+    multiplier; the trigger's count).  Compiled once, not inlined: the feature calls it for both kinds of spin."""
+    s, c = spin_ways(m, rng)
+    pay_outcomes(m, s, m.outs, scratch)
+    return screen_total(scratch), c
+
+
 @njit(cache=True, inline="always")
 def play_feature_ways(p, rng, amounts, counters, count):
     fs = p.fs
     start_feature(fs, count, counters, rng, amounts)
     while fs.state[LEFT] > 0:
-        m = p.meter if meter_spin(fs, rng, counters) else p.free
-        s, c = spin_ways(m, rng)
-        pay_outcomes(m, s, m.outs, fs.scratch)
-        if after_free_spin(fs, screen_total(fs.scratch), c, counters, rng, amounts):
+        if meter_spin(fs, rng, counters):
+            win, c = free_spin_ways(p.meter, fs.scratch, rng)
+        else:
+            win, c = free_spin_ways(p.free, fs.scratch, rng)
+        if after_free_spin(fs, win, c, counters, rng, amounts):
             break
     end_feature(fs, amounts)
 

@@ -38,7 +38,7 @@ def no_wheel() -> WheelParams:
                        on_retrigger=False, comp=np.int64(-1))
 
 
-@njit(cache=True, inline="always")
+@njit
 def spin_wheel(w, rng, amounts, counters, at):
     """Play one wheel award: pays its cash to ``amounts[w.comp]``, books counters ``at + AWARDS ..``; returns
     (free spins, meter spins) it awards."""
