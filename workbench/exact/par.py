@@ -359,11 +359,15 @@ class ParSheet:
     # -- tables -------------------------------------------------------------
     @cached_property
     def symbol_counts(self) -> pd.DataFrame:
-        """Stops (weights on weighted strips) per symbol and reel, one block per strip set."""
+        """Stops (weights on weighted strips) per symbol and reel, one block per strip set of the file (a set holding
+        mystery symbols counts them as they are, not per reveal)."""
+        from ..model.mystery import mystery_symbols
+
         frames = []
-        for a in self.analyses:
+        sets = self.game.strip_sets_for(self.mode) if mystery_symbols(self.game) else [a.strip_set for a in self.analyses]
+        for strip_set in sets:
             data = {}
-            for i, strip in enumerate(a.strip_set.reels):
+            for i, strip in enumerate(strip_set.reels):
                 counts = dict.fromkeys(self.game.symbols, 0)
                 for sym, w in zip(strip.symbols, strip.stop_weights.tolist()):
                     counts[sym] += w
@@ -371,7 +375,7 @@ class ParSheet:
             df = pd.DataFrame(data)
             df.loc["total"] = df.sum()
             df.index.name = "symbol"
-            df.insert(0, "strip_set", a.strip_set.name)
+            df.insert(0, "strip_set", strip_set.name)
             frames.append(df)
         return pd.concat(frames)
 
@@ -555,7 +559,7 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
     on this game (cluster pays on long strips) leaves them out (``sheet.missing``; :func:`workbench.simulate.complete_par`
     simulates them), so the RTP comes back within a fraction of a second.
     """
-    strip_sets = game.strip_sets_for(mode)
+    strip_sets = game.played_strip_sets(mode)
     if not strip_sets:
         raise WorkbenchError(f"{game.name}: no strip set has mode {mode!r} (modes: {', '.join(game.modes)})")
     game = game.in_strip_mode(mode)  # its symbols as the mode shows them ([symbols] by_mode)

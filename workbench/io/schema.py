@@ -33,13 +33,14 @@ from .toml import SourceText
 from .sections.choices import ChoiceSections
 from .sections.jackpots import JackpotSections
 from .sections.layout import LayoutSections
+from .sections.mystery import MysterySections
 from .sections.pays import PaySections
 from .sections.strips import StripSections
 from .sections.values import ValueChecks
 
 
 class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotSections,
-               ChoiceSections):
+               ChoiceSections, MysterySections):
     """Builds a :class:`~workbench.model.Game` from a reelset's data, one section per mixin; every problem is collected
     before one :class:`~workbench.errors.ReelsetError` is raised."""
 
@@ -106,6 +107,7 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
         symbols = self.mode_symbols(symbols, strip_sets)
         tables = self.tables(data.get("tables", {}))
         self.multiplier_tables(symbols, tables, pays)
+        self.mystery_tables(symbols, tables, strip_sets)
         self.template_features(module_name, pays, groups, symbols, heights)
         triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
         awards = self.award_values(triggers, tables)

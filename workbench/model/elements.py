@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank")
+SYMBOL_KINDS = ("regular", "wild", "scatter", "bonus", "blank", "mystery")
 PAY_UNITS = ("line_bet", "total_bet", "bet_multiplier")
 COUNTING_MODES = ("anywhere", "adjacent_from_first_reel")
 VISIBILITY_MODES = ("partial", "full")
@@ -75,6 +75,7 @@ class Symbol:
     # wilds declaring ``by_mode``: what they are in every strip-set mode of the game, ((mode, ModeSymbol), ...);
     # empty: the same in every mode (see Game.in_strip_mode)
     by_mode: tuple = ()
+    reveal: str | None = None  # mystery symbols only: the [tables.*] of { symbol, weight } a spin reveals it as (model.mystery)
 
     @property
     def is_wild(self) -> bool:

@@ -97,7 +97,15 @@ class Game:
         return pay_for_count(self.paytable.get(symbol, {}), count)
 
     def strip_sets_for(self, mode: str) -> list:
+        """The file's strip sets of ``mode`` (what the editors show and edit)."""
         return [s for s in self.strip_sets.values() if s.mode == mode]
+
+    def played_strip_sets(self, mode: str) -> list:
+        """The strip sets a spin of ``mode`` is played on, as every engine prices and plays them: the file's, each
+        one holding mystery symbols replaced by one set per reveal (:mod:`.mystery`; the same sets without)."""
+        from .mystery import played_sets
+
+        return played_sets(self, self.strip_sets_for(mode))
 
     @property
     def modes(self) -> tuple:

@@ -136,10 +136,10 @@ from __future__ import annotations
 
 from .screens import (Win, window, _rows, screen, _substitutes, matches, _is_wild_target, _listed_count, win_multiplier, _file_order, instances_on_strip, scatter_count)
 from .pays import (line_win, line_combination, line_wins, ways_count, ways_wins, symbol_counts, scatter_pays_wins, find_clusters, cluster_band, cluster_screen, cluster_wins, lines_spin_wins, ways_spin_wins, anywhere_spin_wins, cluster_spin_wins, lines_drop, ways_drop, anywhere_drop, cluster_drop)
-from .cycle import (spin_result, reel_outcomes, multiplier_tables, multiplier_assignments, combination_key, trigger_starts, enumerate_cycle, _visit)
-from .features import (_pick, _spins_for, _feature_spins, forced_screen, free_spins_feature, wheel_award, _count_on_screen, hold_and_respin_feature, drop_wins, PositionCells, TumbleLadder, tumble_chain, tumble_round)
+from .cycle import (spin_result, reel_outcomes, multiplier_tables, multiplier_assignments, combination_key, trigger_starts, enumerate_cycle, reveal_mixture, _visit)
+from .features import (_pick, spin_set, _spins_for, _feature_spins, forced_screen, free_spins_feature, wheel_award, _count_on_screen, hold_and_respin_feature, drop_wins, PositionCells, TumbleLadder, tumble_chain, tumble_round)
 
-__all__ = ['Win', 'anywhere_drop', 'anywhere_spin_wins', 'cluster_band', 'cluster_drop', 'cluster_screen', 'cluster_spin_wins', 'cluster_wins', 'combination_key', 'drop_wins', 'enumerate_cycle', 'find_clusters', 'forced_screen', 'free_spins_feature', 'hold_and_respin_feature', 'instances_on_strip', 'line_combination', 'line_win', 'line_wins', 'lines_drop', 'lines_spin_wins', 'matches', 'multiplier_assignments', 'multiplier_tables', 'reel_outcomes', 'scatter_count', 'scatter_pays_wins', 'screen', 'spin_result', 'symbol_counts', 'trigger_starts', 'PositionCells', 'TumbleLadder', 'tumble_chain', 'tumble_round', 'ways_count', 'wheel_award', 'ways_drop', 'ways_spin_wins', 'ways_wins', 'win_multiplier', 'window']
+__all__ = ['Win', 'anywhere_drop', 'anywhere_spin_wins', 'cluster_band', 'cluster_drop', 'cluster_screen', 'cluster_spin_wins', 'cluster_wins', 'combination_key', 'drop_wins', 'enumerate_cycle', 'find_clusters', 'forced_screen', 'free_spins_feature', 'hold_and_respin_feature', 'instances_on_strip', 'line_combination', 'line_win', 'line_wins', 'lines_drop', 'lines_spin_wins', 'matches', 'multiplier_assignments', 'multiplier_tables', 'reel_outcomes', 'reveal_mixture', 'spin_set', 'scatter_count', 'scatter_pays_wins', 'screen', 'spin_result', 'symbol_counts', 'trigger_starts', 'PositionCells', 'TumbleLadder', 'tumble_chain', 'tumble_round', 'ways_count', 'wheel_award', 'ways_drop', 'ways_spin_wins', 'ways_wins', 'win_multiplier', 'window']
 
 
 

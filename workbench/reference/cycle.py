@@ -7,7 +7,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 
-from ..model import Game, StripSet, rules
+from ..model import Game, Strip, StripSet, rules
 from .screens import (Win, _rows, screen, _substitutes, scatter_count)
 
 
@@ -200,3 +200,27 @@ def _visit(game: Game, strip_set: StripSet, stops, heights, drawn, w, wins, comb
             t["starts"] += w * n
             t["starts_sq"] += w * n * n
             t["pay_cross"] += w * n * result["win"]
+
+
+def reveal_mixture(game: Game, mode: str) -> list:
+    """Every way a spin of ``mode`` can start, for the exact engines' check: (strip set with its mystery symbols
+    revealed, probability), one item per strip set with weight and per combination of reveal-table entries (every
+    entry on its own, by its weight; each mystery symbol the set holds draws once, the same symbol on every reel).
+    Sets without mystery symbols come once, revealed as they are."""
+    sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
+    set_total = sum(s.weight for s in sets)
+    out = []
+    for strip_set in sets:
+        held = [name for name, sym in game.symbols.items()
+                if sym.kind == "mystery" and any(name in strip.symbols for strip in strip_set.reels)]
+        tables = [game.tables[game.symbols[name].reveal] for name in held]
+        for picks in itertools.product(*(range(len(t.entries)) for t in tables)):
+            p = Fraction(strip_set.weight, set_total)
+            shows = {}
+            for name, table, k in zip(held, tables, picks):
+                p *= Fraction(table.weights[k], sum(table.weights))
+                shows[name] = table.entries[k]["symbol"]
+            reels = tuple(Strip(tuple(shows.get(x, x) for x in strip.symbols), strip.weights) for strip in strip_set.reels)
+            if p:
+                out.append((StripSet(strip_set.name, strip_set.mode, strip_set.weight, reels), p))
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from ..model import Game, StripSet, rules
+from ..model import Game, Strip, StripSet, rules
 from .cycle import multiplier_tables
 from .screens import screen
 from .pays import cluster_band, find_clusters, line_wins
@@ -14,6 +14,22 @@ from .pays import cluster_band, find_clusters, line_wins
 def _pick(rng, weights) -> int:
     """An index drawn with probability proportional to ``weights`` (Python's ``random.Random``)."""
     return rng.choices(range(len(weights)), weights=weights)[0]
+
+
+def spin_set(game: Game, mode: str, rng) -> StripSet:
+    """The strip set a spin of ``mode`` plays: one of the file's by weight, its mystery symbols revealed (each draws one
+    entry of its ``reveal`` table by weight; every stop of it on every reel shows that entry's symbol)."""
+    sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
+    strip_set = sets[_pick(rng, [s.weight for s in sets])]
+    shows = {}
+    for name, sym in game.symbols.items():
+        if sym.kind == "mystery" and any(name in strip.symbols for strip in strip_set.reels):
+            table = game.tables[sym.reveal]
+            shows[name] = table.entries[_pick(rng, table.weights)]["symbol"]
+    if not shows:
+        return strip_set
+    reels = tuple(Strip(tuple(shows.get(x, x) for x in strip.symbols), strip.weights) for strip in strip_set.reels)
+    return StripSet(strip_set.name, strip_set.mode, strip_set.weight, reels)
 
 
 def _spins_for(spins: dict, count: int) -> int:
@@ -65,9 +81,8 @@ def forced_screen(game: Game, count: int, rng, tries: int = 10_000_000) -> Fract
     and obviously right: the screen has the base game's distribution given the count."""
     base = game.in_strip_mode("base")
     scatter = game.triggers[game.features["trigger"]].scatter
-    sets = [s for s in base.strip_sets.values() if s.mode == "base" and s.weight > 0]
     for _ in range(tries):
-        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        strip_set = spin_set(base, "base", rng)
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
         result = drawn_spin(base, strip_set, stops, rng)
         if result["scatters"][scatter] == count:
@@ -144,20 +159,18 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     wild = f.get("wild_symbol")
     cost = game.bet.cost
     cap = Fraction(str(f["feature_cap"])) * cost if "feature_cap" in f else None
-    sets = [s for s in game.strip_sets.values() if s.mode == f["free_spins_mode"] and s.weight > 0]
     free_game = game
     if "meter_spins_mode" in f:
         meter_game = original.in_strip_mode(f["meter_spins_mode"])
-        meter_sets = [s for s in game.strip_sets.values() if s.mode == f["meter_spins_mode"] and s.weight > 0]
     held: set = set()
     reels_held: dict = {}  # expanding sticky wilds: reel -> the multiplier drawn when its wild landed
     win = Fraction(0)
     while left > 0:
         metered = meter > 0 and rng.randrange(left) < meter
         meter -= metered
-        game, spin_sets = (meter_game, meter_sets) if metered else (free_game, sets)
+        game, mode = (meter_game, f["meter_spins_mode"]) if metered else (free_game, f["free_spins_mode"])
         left -= 1
-        strip_set = spin_sets[_pick(rng, [s.weight for s in spin_sets])]
+        strip_set = spin_set(game, mode, rng)
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
         if wilds == "none":  # the screen as spun: the rule's own evaluator, table wilds drawn
             result = drawn_spin(game, strip_set, stops, rng)
@@ -231,8 +244,7 @@ def _count_on_screen(shown: list[list[str]], group) -> int:
 def _prize_board(game: Game, rng) -> list[list[str]]:
     """One board of a prize mode: a strip set of its strips' mode by weight, a stop per reel by stop weight, the
     symbols the window shows (reel by reel, top row first)."""
-    sets = [s for s in game.strip_sets_for(game.bet_mode.prize_strips) if s.weight > 0]
-    strip_set = sets[_pick(rng, [s.weight for s in sets])]
+    strip_set = spin_set(game, game.bet_mode.prize_strips, rng)
     stops = tuple(_pick(rng, list(strip.stop_weights)) for strip in strip_set.reels)
     return screen(game, strip_set, stops)
 
@@ -441,13 +453,11 @@ def tumble_round(game: Game, rng) -> dict:
     grid_in_base = grid is not None and f.get("position_multipliers_in", "all") == "all"
 
     def spin(mode: str, ladder: TumbleLadder, step0: int = 0, cells: PositionCells | None = None) -> tuple:
-        sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
-        strip_set = sets[_pick(rng, [s.weight for s in sets])]
+        strip_set = spin_set(game, mode, rng)
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
         refill = None
         if "refill_mode" in f:
-            rsets = [s for s in game.strip_sets.values() if s.mode == f["refill_mode"] and s.weight > 0]
-            rset = rsets[_pick(rng, [s.weight for s in rsets])]
+            rset = spin_set(game, f["refill_mode"], rng)
             refill = (rset, tuple(_pick(rng, strip.stop_weights) for strip in rset.reels))
         def groups(shown: list) -> tuple:
             scatter, count = Fraction(0), 0

@@ -110,11 +110,26 @@ def game_overview(game) -> pd.DataFrame:
         ("scatter groups", ", ".join(game.scatters) or "-"),
         ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
         ("weighted tables", ", ".join(game.tables) or "-"),
+        *([("mystery symbols", mystery_text(game))] if any(s.kind == "mystery" for s in game.symbols.values()) else []),
         *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
         *([("player choices", choices_text(game))] if game.choices else []),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def mystery_text(game) -> str:
+    """Each mystery symbol and its reveal table in words (model.mystery): the odds of each symbol it shows."""
+    from ..model.mystery import reveal_entries
+
+    def one(name: str) -> str:
+        entries = reveal_entries(game, name)
+        total = sum(w for _, w in entries)
+        odds = ", ".join(f"{symbol} {fmt_pct(w / total, 2)}" for symbol, w in entries)
+        return (f"{name}: every {name} of the strip set a spin chooses shows the same symbol, drawn once per spin "
+                f"from table {game.symbols[name].reveal} ({odds})")
+
+    return "; ".join(one(n) for n, s in game.symbols.items() if s.kind == "mystery")
 
 
 def choices_text(game) -> str:

@@ -43,7 +43,7 @@ def lines_count_states(game: Game, group: int, mode: int, min_count: int, cap_co
     (:func:`count_states` over the windows of the base strip sets)."""
     from ..exact.windows import strip_set_windows
 
-    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    sets = [s for s in game.played_strip_sets("base") if s.weight > 0]
     values = []
     for strip_set in sets:
         reels = []

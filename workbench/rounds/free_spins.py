@@ -561,7 +561,7 @@ def forced_screen(game: Game, components: list, stop_counts) -> tuple:
     if not (mode.buy and mode.forced_screen == "paid"):
         return no_forced_screen(game.reels), np.int64(-1)
     components.append("forced_screen")
-    sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    sets = [s for s in game.played_strip_sets("base") if s.weight > 0]
     key = ("bet_modes", mode.name, "buy_count_table" if mode.buy_counts else "buy_count")
     tables = forced_screen_tables(f"{game.name}, bet mode {mode.name}", [int(c) for c, _ in mode.bought_counts],
                                   stop_counts(), [s.weight for s in sets], key)

@@ -229,7 +229,7 @@ def base_sets(game: Game, mode: str = "base") -> list:
     """The strip sets of ``mode`` a ways round plays (weight > 0); checks the game pays ways."""
     if not game.rule.heights:  # a rule paying ways on reels of any (drawn) height (model.rules)
         raise SimulationError(f"{game.name}: the ways round plays [pays] rule = \"ways\" games (this one pays {game.pays.rule})")
-    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
+    sets = [s for s in game.played_strip_sets(mode) if s.weight > 0]
     if not sets:
         raise SimulationError(f"{game.name}: no strip set has mode {mode!r}")
     return sets

@@ -22,7 +22,7 @@ from ..simulate.kernel import VIRTUAL_STOPS_MAX
 
 def played_sets(game: Game, mode: str = "base") -> list:
     """The strip sets of ``mode`` a spin can choose (weight above 0); SimulationError if there is none."""
-    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
+    sets = [s for s in game.played_strip_sets(mode) if s.weight > 0]
     if not sets:
         raise SimulationError(f"{game.name}: no strip set of mode {mode!r} has a weight above 0")
     return sets

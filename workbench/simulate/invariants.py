@@ -86,8 +86,8 @@ def check_invariants(result: SimulationResult, exact_max_units: int | None = Non
         checks.append(_one_jackpot_per_wager(result))
     checks.append(_components_sum(result, cost))
     modes: dict = {}
-    for s in model.game.strip_sets.values():
-        modes.setdefault(s.mode, []).append(s.weight)
+    for mode in model.game.modes:  # the sets spins play (mystery reveals as sets of their own, model.mystery)
+        modes[mode] = [s.weight for s in model.game.played_strip_sets(mode)]
     mode_cums = {m: np.cumsum([w for w in weights if w > 0]).astype(np.int64) for m, weights in modes.items()}
     checks.append(_weighted_tables(model, mode_cums))
     checks.append(_strip_set_weights(model, modes, mode_cums))
@@ -174,7 +174,7 @@ def _strip_set_weights(model: RoundModel, modes: dict, mode_cums: dict) -> Invar
 
     def compiled_from(ma, mode: str) -> bool:
         """Whether ``ma`` holds exactly the strips of ``mode``'s strip sets with weight."""
-        sets = [st for st in game.strip_sets_for(mode) if st.weight > 0]
+        sets = [st for st in game.played_strip_sets(mode) if st.weight > 0]
         if len(sets) != ma.length.shape[0]:
             return False
         for k, st in enumerate(sets):

@@ -209,7 +209,7 @@ def table_arrays(game: Game, name: str, *fields: str) -> tuple[np.ndarray, list]
 
 def compile_mode(game: Game, mode: str, lines: LineArrays) -> ModeArrays:
     """Compiled strip sets of game mode ``mode`` (those with weight > 0)."""
-    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
+    sets = [s for s in game.played_strip_sets(mode) if s.weight > 0]
     if not sets:
         raise SimulationError(f"{game.name}: no strip set has mode {mode!r}")
     return compile_strip_sets(game, sets, lines, prefix_budget=PREFIX_BUDGET if mode == "base" else FEATURE_PREFIX_BUDGET)

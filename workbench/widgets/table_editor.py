@@ -215,10 +215,19 @@ class TableWeightsEditor(EditorPanel):
         super().refresh()
         game, saved = self.session.game, self.session.saved
         wheel = game.features.get("wheel")
+        reveals: dict = {}  # a mystery symbol's reveal table: which symbols it reveals
+        for sym in game.symbols.values():
+            if sym.kind == "mystery":
+                reveals.setdefault(sym.reveal, []).append(sym.name)
         for name, editor in self.tables.items():
             if name == wheel:
                 editor.show(game.tables[name], saved.tables.get(name), wheel_summary(game),
                             wheel_summary(saved) if saved.features.get("wheel") == name else "")
+            elif name in reveals:
+                shown = " and ".join(reveals[name])
+                editor.show(game.tables[name], saved.tables.get(name),
+                            f"mystery reveal: the symbol every {shown} of a spin's strip set shows, drawn once per spin; "
+                            "the exact RTP prices every reveal")
             else:
                 editor.show(game.tables[name], saved.tables.get(name))
         self.undo_button.disabled = not self._can_undo()  # now that the boxes show the current weights

@@ -447,7 +447,7 @@ def run_chunk(params, rng, n_rounds, stratum, acc, counters):
 def _plain_free_spin_expectations(game: Game, mode: str, wild: str) -> np.ndarray:
     """E[line pay] of a plain free spin by line and wild cells on the line (mixed over the mode's strip sets)."""
     automaton = line_automaton(game)
-    sets = [s for s in game.strip_sets_for(mode) if s.weight > 0]
+    sets = [s for s in game.played_strip_sets(mode) if s.weight > 0]
     total = sum(s.weight for s in sets)
     return sum(s.weight / total * expected_line_pays_with_wilds(game, s, automaton, wild) for s in sets)
 
@@ -724,7 +724,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         award[c] = award_map[max(listed)] if listed else 0
     heidi = f["heidi_scatter"]
     trigger = int(f["trigger_count"])
-    base_sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    base_sets = [s for s in game.played_strip_sets("base") if s.weight > 0]
     sampler = build_state_sampler(game, base_sets, [(heidi, trigger)], lambda c: "trigger" if c[heidi] >= trigger else "no_trigger",
                                   ["trigger", "no_trigger"])
     p_trigger, p_none = sampler.probabilities
@@ -801,7 +801,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         touched=np.zeros(len(lines.rows), dtype=np.int64),
         wheel_award_mean=award_means,
         trigger_control_mean=control_mean,
-        retrigger_mean=trigger_moments(game, [s for s in game.strip_sets_for(f["free_spins_mode"]) if s.weight > 0], award,
+        retrigger_mean=trigger_moments(game, [s for s in game.played_strip_sets(f["free_spins_mode"]) if s.weight > 0], award,
                                        sum(game.rows)),
         wheel_cash_mean=cash_mean,
         strat_code=np.asarray(codes, dtype=np.int64),

@@ -180,7 +180,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     codes = {"cash": AWARD_CASH, "frenzy": AWARD_FRENZY, "free_spins": AWARD_FREE}
     frenzy_cum, (colour, mult) = table_arrays(game, f["frenzy_table"], "colour", "multiplier")
     bonus_cum, (b_spins, b_mult) = table_arrays(game, f["bonus_table"], "spins", "multiplier")
-    base_sets = [s for s in game.strip_sets_for("base") if s.weight > 0]
+    base_sets = [s for s in game.played_strip_sets("base") if s.weight > 0]
     trig = {"bonus": (f["bonus_scatter"], f["bonus_trigger"]), "wheel": (f["wheel_scatter"], f["wheel_trigger"]),
             "super7": (f["super7_scatter"], 1), "super10": (f["super10_scatter"], 1)}
     names = []

@@ -196,7 +196,7 @@ class LayoutSections:
             self.problem(("symbols",), "no symbols defined")
         if len(value) > MAX_SYMBOLS:
             self.problem(("symbols",), f"defines {len(value):,} symbols: at most {MAX_SYMBOLS}")
-        known = ("kind", "height", "substitutes", "reels", "max_visible", "multiplier", "modes", "by_mode")
+        known = ("kind", "height", "substitutes", "reels", "max_visible", "multiplier", "modes", "by_mode", "reveal")
         out: dict[str, Symbol] = {}
         specs = {}
         for index, (name, spec) in enumerate(value.items()):
@@ -235,9 +235,10 @@ class LayoutSections:
                     multiplier_table = spec["multiplier"]  # a table name: checked with the tables
                 else:
                     multiplier = self.integer(path + ("multiplier",), spec["multiplier"], 1, MAX_MULTIPLIER) or 1
+            reveal = self.reveal_key(path, spec, kind, height)
             specs[name] = spec
             out[name] = Symbol(name=name, index=index, kind=kind, height=height, reels=allowed, max_visible=max_visible,
-                               multiplier=multiplier, multiplier_table=multiplier_table)
+                               multiplier=multiplier, multiplier_table=multiplier_table, reveal=reveal)
         # substitution sets need all names first
         for name, symbol in list(out.items()):
             if symbol.kind != "wild":
