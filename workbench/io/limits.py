@@ -29,6 +29,7 @@ MAX_SYMBOLS = 256
 MAX_MULTIPLIER = 1000  # a multiplier wild's multiplier
 MAX_STRIP_STOPS = 10_000  # stops per strip
 MAX_STRIP_SETS = 100
+MAX_PLAYED_SETS = 1_024  # strip sets one mode plays: one per mystery reveal and set of wild reels (model.wild_reels)
 MAX_TABLE_ENTRIES = 5_000  # entries per weighted table
 MAX_PAY = 10**9  # any pay (in its unit), cost, line bet or stake
 MAX_DECIMALS = 6  # decimal places of a pay, cost, line bet or stake
@@ -52,6 +53,7 @@ LIMITS = {
     "multiplier of a multiplier wild": MAX_MULTIPLIER,
     "stops per strip": MAX_STRIP_STOPS,
     "strip sets": MAX_STRIP_SETS,
+    "played strip sets of one mode": MAX_PLAYED_SETS,
     "entries per table": MAX_TABLE_ENTRIES,
     "pay, cost, line bet, stake": MAX_PAY,
     "decimal places": MAX_DECIMALS,

@@ -25,7 +25,7 @@ from ..errors import Problem
 from ..model import Game, freeze
 from .limits import (  # noqa: F401 (the limits are part of this module's interface: io, tests and docs read them here)
     CLUSTER_MAX_CELLS, FEATURE_COST_RATIO, FORMAT_VERSION, LIMITS, MAX_DECIMALS, MAX_MULTIPLIER, MAX_PAY,
-    MAX_PAY_DENOMINATOR, MAX_PAYLINES, MAX_PROBLEMS, MAX_REELS, MAX_ROWS, MAX_STRIP_SETS, MAX_STRIP_STOPS, MAX_SYMBOLS,
+    MAX_PAY_DENOMINATOR, MAX_PAYLINES, MAX_PLAYED_SETS, MAX_PROBLEMS, MAX_REELS, MAX_ROWS, MAX_STRIP_SETS, MAX_STRIP_STOPS, MAX_SYMBOLS,
     MAX_TABLE_ENTRIES, MAX_TALL, MAX_UNITS, MAX_WEIGHT, NAME_RE, REELSET_SUFFIX, REQUIRED_TOP, SIMULATOR_VIRTUAL_STOPS,
     TOP_KEYS, UNIT_TEXT, show_value, cap_problems,
 )
@@ -34,13 +34,14 @@ from .sections.choices import ChoiceSections
 from .sections.jackpots import JackpotSections
 from .sections.layout import LayoutSections
 from .sections.mystery import MysterySections
+from .sections.played import PlayedSections
 from .sections.pays import PaySections
 from .sections.strips import StripSections
 from .sections.values import ValueChecks
 
 
 class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotSections,
-               ChoiceSections, MysterySections):
+               ChoiceSections, MysterySections, PlayedSections):
     """Builds a :class:`~workbench.model.Game` from a reelset's data, one section per mixin; every problem is collected
     before one :class:`~workbench.errors.ReelsetError` is raised."""
 
@@ -108,6 +109,9 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
         tables = self.tables(data.get("tables", {}))
         self.multiplier_tables(symbols, tables, pays)
         self.mystery_tables(symbols, tables, strip_sets)
+        self.wild_reel_tables(strip_sets, tables)
+        if not self.problems:  # what every mode plays: mystery reveals x wild reels, within the engines' bounds
+            self.played_strip_sets(symbols, strip_sets, tables, reels, rows)
         self.template_features(module_name, pays, groups, symbols, heights)
         triggers = self.triggers(data.get("triggers", {}), scatters, symbols, tables, pays, reels, module_name)
         awards = self.award_values(triggers, tables)

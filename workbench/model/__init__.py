@@ -31,7 +31,7 @@ from .elements import (
 )
 from .game import Game
 from .rules import Rule
-from .strips import Strip, StripSet, check_strip, max_visible_instances, parse_strip_text, symbol_runs, tall_instance_starts
+from .strips import Strip, StripSet, WildReels, check_strip, max_visible_instances, parse_strip_text, symbol_runs, tall_instance_starts
 
 __all__ = [
     "COUNTING_MODES",
@@ -53,6 +53,7 @@ __all__ = [
     "ScatterGroup",
     "Strip",
     "StripSet",
+    "WildReels",
     "Symbol",
     "Trigger",
     "WeightedTable",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Problem, ReelsetError, format_key
 from .elements import WeightedTable, freeze
-from .strips import Strip, StripSet, check_strip
+from .strips import Strip, check_strip
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -49,7 +49,7 @@ def apply_edit(game: "Game", edit: tuple) -> "Game":
         old = game.strip_sets[set_name]
         reels = list(old.reels)
         reels[reel - 1] = strip
-        new_set = StripSet(old.name, old.mode, old.weight, tuple(reels))
+        new_set = replace(old, reels=tuple(reels))
         strip_sets = dict(game.strip_sets)
         strip_sets[set_name] = new_set
         return replace(game, strip_sets=freeze(strip_sets), edits=game.edits + (edit,))
@@ -77,6 +77,6 @@ def apply_edit(game: "Game", edit: tuple) -> "Game":
         if sum(s.weight for s in game.strip_sets.values() if s.mode == old.mode) - old.weight + weight == 0:
             raise ReelsetError([problem(("strip_sets", set_name, "weight"), f"all strip sets of mode {old.mode!r} would have weight 0")])
         strip_sets = dict(game.strip_sets)
-        strip_sets[set_name] = StripSet(old.name, old.mode, weight, old.reels)
+        strip_sets[set_name] = replace(old, weight=weight)
         return replace(game, strip_sets=freeze(strip_sets), edits=game.edits + (edit,))
     raise ValueError(f"unknown edit {kind!r}")

@@ -102,10 +102,12 @@ class Game:
 
     def played_strip_sets(self, mode: str) -> list:
         """The strip sets a spin of ``mode`` is played on, as every engine prices and plays them: the file's, each
-        one holding mystery symbols replaced by one set per reveal (:mod:`.mystery`; the same sets without)."""
+        one holding mystery symbols replaced by one set per reveal (:mod:`.mystery`), then each one with
+        ``wild_reels`` by one set per set of wild reels (:mod:`.wild_reels`); the file's sets when neither is used."""
         from .mystery import played_sets
+        from .wild_reels import wild_reel_sets
 
-        return played_sets(self, self.strip_sets_for(mode))
+        return wild_reel_sets(self, played_sets(self, self.strip_sets_for(mode)))
 
     @property
     def modes(self) -> tuple:

@@ -54,6 +54,7 @@ class StripSet:
     mode: str
     weight: int
     reels: tuple
+    wild_reels: "WildReels | None" = None  # whole reels turning wild on a spin of this set ([strip_sets.*] wild_reels)
 
     @property
     def cycle(self) -> int:
@@ -62,6 +63,20 @@ class StripSet:
         for strip in self.reels:
             out *= strip.total_weight
         return out
+
+
+@dataclass(frozen=True)
+class WildReels:
+    """Whole reels of a strip set turning wild on a spin (``[strip_sets.NAME] wild_reels``; the rule and its exact
+    pricing: :mod:`workbench.model.wild_reels`).  ``symbol``: the wild every row of such a reel shows.  Either
+    ``chance`` (per reel, 0-based, the spins in ``out_of`` on which it turns wild, each reel on its own) or ``count``
+    (a ``[tables.*]`` of ``{ reels = k, weight = w }``: k distinct reels, uniformly among ``reels``, 1-based)."""
+
+    symbol: str
+    chance: tuple | None = None
+    out_of: int | None = None
+    count: str | None = None
+    reels: tuple = ()
 
 
 def parse_strip_text(text: str) -> list[tuple[str, str | None, int]]:

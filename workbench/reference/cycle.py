@@ -205,8 +205,9 @@ def _visit(game: Game, strip_set: StripSet, stops, heights, drawn, w, wins, comb
 def reveal_mixture(game: Game, mode: str) -> list:
     """Every way a spin of ``mode`` can start, for the exact engines' check: (strip set with its mystery symbols
     revealed, probability), one item per strip set with weight and per combination of reveal-table entries (every
-    entry on its own, by its weight; each mystery symbol the set holds draws once, the same symbol on every reel).
-    Sets without mystery symbols come once, revealed as they are."""
+    entry on its own, by its weight; each mystery symbol the set holds draws once, the same symbol on every reel) and
+    per set of reels its ``wild_reels`` turn wild (each such reel's strip its wild in every row).  Sets without
+    either come once, as they are."""
     sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
     set_total = sum(s.weight for s in sets)
     out = []
@@ -220,7 +221,32 @@ def reveal_mixture(game: Game, mode: str) -> list:
             for name, table, k in zip(held, tables, picks):
                 p *= Fraction(table.weights[k], sum(table.weights))
                 shows[name] = table.entries[k]["symbol"]
-            reels = tuple(Strip(tuple(shows.get(x, x) for x in strip.symbols), strip.weights) for strip in strip_set.reels)
-            if p:
-                out.append((StripSet(strip_set.name, strip_set.mode, strip_set.weight, reels), p))
+            reels = [Strip(tuple(shows.get(x, x) for x in strip.symbols), strip.weights) for strip in strip_set.reels]
+            for turned, q in _wild_reel_cases(game, strip_set.wild_reels):
+                played = [Strip((strip_set.wild_reels.symbol,) * game.rows[r]) if r in turned else s
+                          for r, s in enumerate(reels)]
+                if p * q:
+                    out.append((StripSet(strip_set.name, strip_set.mode, strip_set.weight, tuple(played)), p * q))
     return out
+
+
+def _wild_reel_cases(game: Game, wild) -> list:
+    """Every set of reels ``wild`` (a strip set's ``wild_reels``, or None) turns wild, with its probability."""
+    if wild is None:
+        return [((), Fraction(1))]
+    if wild.chance is not None:
+        cases = []
+        for flags in itertools.product((False, True), repeat=game.reels):
+            q = Fraction(1)
+            for r, on in enumerate(flags):
+                p = Fraction(wild.chance[r], wild.out_of)
+                q *= p if on else 1 - p
+            cases.append((tuple(r for r, on in enumerate(flags) if on), q))
+        return cases
+    table = game.tables[wild.count]
+    cases = []
+    for entry, w in zip(table.entries, table.weights):
+        k = int(entry["reels"])
+        for chosen in itertools.combinations(wild.reels, k):
+            cases.append((tuple(r - 1 for r in chosen), Fraction(w, sum(table.weights)) / math.comb(len(wild.reels), k)))
+    return cases

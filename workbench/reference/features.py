@@ -18,7 +18,8 @@ def _pick(rng, weights) -> int:
 
 def spin_set(game: Game, mode: str, rng) -> StripSet:
     """The strip set a spin of ``mode`` plays: one of the file's by weight, its mystery symbols revealed (each draws one
-    entry of its ``reveal`` table by weight; every stop of it on every reel shows that entry's symbol)."""
+    entry of its ``reveal`` table by weight; every stop of it on every reel shows that entry's symbol), then its wild
+    reels drawn (``wild_reels``: each such reel's strip is its wild in every row)."""
     sets = [s for s in game.strip_sets.values() if s.mode == mode and s.weight > 0]
     strip_set = sets[_pick(rng, [s.weight for s in sets])]
     shows = {}
@@ -26,10 +27,18 @@ def spin_set(game: Game, mode: str, rng) -> StripSet:
         if sym.kind == "mystery" and any(name in strip.symbols for strip in strip_set.reels):
             table = game.tables[sym.reveal]
             shows[name] = table.entries[_pick(rng, table.weights)]["symbol"]
-    if not shows:
-        return strip_set
-    reels = tuple(Strip(tuple(shows.get(x, x) for x in strip.symbols), strip.weights) for strip in strip_set.reels)
-    return StripSet(strip_set.name, strip_set.mode, strip_set.weight, reels)
+    reels = [Strip(tuple(shows.get(x, x) for x in strip.symbols), strip.weights) for strip in strip_set.reels]
+    wild = strip_set.wild_reels
+    if wild is not None:  # whole reels turn wild: each by its chance, or k of them (k by weight) uniformly
+        if wild.chance is not None:
+            turned = [r for r, c in enumerate(wild.chance) if rng.randrange(wild.out_of) < c]
+        else:
+            table = game.tables[wild.count]
+            k = int(table.entries[_pick(rng, table.weights)]["reels"])
+            turned = [r - 1 for r in rng.sample(list(wild.reels), k)]
+        for r in turned:
+            reels[r] = Strip((wild.symbol,) * game.rows[r])
+    return StripSet(strip_set.name, strip_set.mode, strip_set.weight, tuple(reels))
 
 
 def _spins_for(spins: dict, count: int) -> int:

@@ -111,6 +111,7 @@ def game_overview(game) -> pd.DataFrame:
         ("triggers", ", ".join(_trigger_text(game, t) for t in game.triggers.values()) or "-"),
         ("weighted tables", ", ".join(game.tables) or "-"),
         *([("mystery symbols", mystery_text(game))] if any(s.kind == "mystery" for s in game.symbols.values()) else []),
+        *([("wild reels", wild_reels_text(game))] if any(s.wild_reels for s in game.strip_sets.values()) else []),
         *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
         *([("player choices", choices_text(game))] if game.choices else []),
@@ -130,6 +131,22 @@ def mystery_text(game) -> str:
                 f"from table {game.symbols[name].reveal} ({odds})")
 
     return "; ".join(one(n) for n, s in game.symbols.items() if s.kind == "mystery")
+
+
+def wild_reels_text(game) -> str:
+    """Each strip set's wild reels in words (model.wild_reels): which reels turn wild, and how likely."""
+    def one(s) -> str:
+        wild = s.wild_reels
+        if wild.chance is not None:
+            odds = ", ".join(f"reel {r + 1} {c} in {wild.out_of:,}" for r, c in enumerate(wild.chance) if c)
+            return f"{s.name}: each reel turns wholly {wild.symbol} on its own ({odds})"
+        table = game.tables[wild.count]
+        total = sum(table.weights)
+        odds = ", ".join(f"{e['reels']} {fmt_pct(w / total, 2)}" for e, w in zip(table.entries, table.weights))
+        return (f"{s.name}: k of reels {', '.join(map(str, wild.reels))} turn wholly {wild.symbol}, chosen uniformly, "
+                f"k from table {wild.count} ({odds})")
+
+    return "; ".join(one(s) for s in game.strip_sets.values() if s.wild_reels is not None)
 
 
 def choices_text(game) -> str:

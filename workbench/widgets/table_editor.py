@@ -78,6 +78,30 @@ def no_tables_hint() -> str:
     return "This reelset has no weighted tables ([tables.*])." + hint
 
 
+
+def _table_roles(game) -> dict:
+    """What a table is to the engines when its entries carry no value to take an EV of: a mystery symbol's reveal
+    table, a strip set's wild-reels count table (name -> words shown under it)."""
+    roles: dict = {}
+    reveals: dict = {}
+    for sym in game.symbols.values():
+        if sym.kind == "mystery":
+            reveals.setdefault(sym.reveal, []).append(sym.name)
+    for name, shown in reveals.items():
+        roles[name] = (f"mystery reveal: the symbol every {' and '.join(shown)} of a spin's strip set shows, drawn once "
+                       "per spin; the exact RTP prices every reveal")
+    counts: dict = {}
+    for s in game.strip_sets.values():
+        if s.wild_reels is not None and s.wild_reels.count is not None:
+            counts.setdefault(s.wild_reels.count, []).append(s.name)
+    for name, sets in counts.items():
+        table = game.tables[name]
+        mean = sum(int(e.get("reels", 0)) * w for e, w in zip(table.entries, table.weights)) / max(sum(table.weights), 1)
+        roles[name] = (f"wild reels: how many reels of strip set {' and '.join(sets)} turn wholly wild on a spin (which "
+                       f"ones: uniformly), {mean:.4f} reels per spin on average; the exact RTP prices every set of "
+                       "wild reels")
+    return roles
+
 class TableEditor:
     """One weighted table: a weight box per entry, probabilities, EV contributions, table EV.
 
@@ -215,21 +239,13 @@ class TableWeightsEditor(EditorPanel):
         super().refresh()
         game, saved = self.session.game, self.session.saved
         wheel = game.features.get("wheel")
-        reveals: dict = {}  # a mystery symbol's reveal table: which symbols it reveals
-        for sym in game.symbols.values():
-            if sym.kind == "mystery":
-                reveals.setdefault(sym.reveal, []).append(sym.name)
+        roles = _table_roles(game)
         for name, editor in self.tables.items():
             if name == wheel:
                 editor.show(game.tables[name], saved.tables.get(name), wheel_summary(game),
                             wheel_summary(saved) if saved.features.get("wheel") == name else "")
-            elif name in reveals:
-                shown = " and ".join(reveals[name])
-                editor.show(game.tables[name], saved.tables.get(name),
-                            f"mystery reveal: the symbol every {shown} of a spin's strip set shows, drawn once per spin; "
-                            "the exact RTP prices every reveal")
             else:
-                editor.show(game.tables[name], saved.tables.get(name))
+                editor.show(game.tables[name], saved.tables.get(name), roles.get(name, ""))
         self.undo_button.disabled = not self._can_undo()  # now that the boxes show the current weights
         self._show_feature()
 

@@ -5,7 +5,6 @@ A mixin of the reelset builder (:mod:`workbench.io.schema`), which supplies ``pr
 
 from __future__ import annotations
 
-from ...model.mystery import PLAYED_WEIGHT_MAX
 from ...model.params import describe
 from ..limits import show_name
 
@@ -36,7 +35,7 @@ class MysterySections:
     def mystery_tables(self, symbols: dict, tables: dict, strip_sets: dict) -> None:
         """Each mystery symbol's table: entries { symbol = a one-row symbol that is not a mystery, weight }, every
         revealed symbol allowed wherever the strips hold the mystery (its ``reels`` and ``modes``), and the played
-        weights of each mode within the simulator's 64-bit sums."""
+        sets of each mode: :meth:`PlayedSections.played_strip_sets`)."""
         totals = {}
         for name, sym in symbols.items():
             if sym.kind != "mystery" or sym.reveal is None:
@@ -55,8 +54,6 @@ class MysterySections:
                 continue
             for set_name, strip_set in strip_sets.items():
                 self._reveal_fits(name, sym.reveal, table, shown, set_name, strip_set, symbols)
-        if totals:
-            self._played_weights(totals, strip_sets)
 
     def _reveal_entries(self, name: str, table_name: str, table, symbols: dict) -> set | None:
         """The symbols table ``table_name`` reveals ``name`` as (None after a problem)."""
@@ -107,18 +104,3 @@ class MysterySections:
             elif reels and sym.max_visible is not None:
                 self.problem(epath, f"{target} has max_visible = {sym.max_visible}: a reveal could show more (strip set "
                                     f"{set_name} holds {name}); a mystery cell reveals a symbol without max_visible")
-
-    def _played_weights(self, totals: dict, strip_sets: dict) -> None:
-        """Each mode's strip-set weights times the reveal tables' totals stay within the simulator's sums."""
-        factor = 1
-        for total in totals.values():
-            factor *= total
-        by_mode: dict = {}
-        for strip_set in strip_sets.values():
-            by_mode[strip_set.mode] = by_mode.get(strip_set.mode, 0) + strip_set.weight
-        for mode, weight in by_mode.items():
-            if weight * factor > PLAYED_WEIGHT_MAX:
-                self.problem(("symbols",), f"the strip sets of mode {mode!r} weigh {weight:,} in all; times the reveal "
-                                           f"tables' totals ({factor:,}) that is over {PLAYED_WEIGHT_MAX:,}: make the "
-                                           "tables' weights smaller")
-

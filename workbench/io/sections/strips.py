@@ -39,9 +39,10 @@ class StripSections:
             if not self.name_key(path, "strip set") or self.table(path, spec) is None:
                 continue
             if reels:
-                self.check_keys(path, spec, ["mode", "weight", *reel_keys], ("mode", *reel_keys))
+                self.check_keys(path, spec, ["mode", "weight", "wild_reels", *reel_keys], ("mode", *reel_keys))
             else:  # no valid grid: the reels cannot be checked
-                self.check_keys(path, spec, ["mode", "weight", *(k for k in spec if re.fullmatch(r"reel[0-9]+", str(k)))], ("mode",))
+                self.check_keys(path, spec, ["mode", "weight", "wild_reels",
+                                             *(k for k in spec if re.fullmatch(r"reel[0-9]+", str(k)))], ("mode",))
             mode = self.string(path + ("mode",), spec["mode"], what="mode") if "mode" in spec else None
             weight = self.integer(path + ("weight",), spec.get("weight", 1), 0, MAX_WEIGHT)
             strips = []
@@ -50,9 +51,13 @@ class StripSections:
                     continue
                 strip = self.strip(path + (key,), spec[key], i, symbols, rows, mode)
                 strips.append(strip)
+            wild = self.wild_reels(path + ("wild_reels",), spec["wild_reels"], symbols, reels, mode) if (
+                "wild_reels" in spec and reels) else None
             if mode is None or weight is None or not reels or len(strips) != reels or any(s is None for s in strips):
                 continue
-            out[name] = StripSet(name=name, mode=mode, weight=weight, reels=tuple(strips))
+            if "wild_reels" in spec and wild is None:
+                continue
+            out[name] = StripSet(name=name, mode=mode, weight=weight, reels=tuple(strips), wild_reels=wild)
         self.undeclared_symbols(symbols)
         modes: dict[str, int] = {}
         for s in out.values():
