@@ -41,7 +41,7 @@ from workbench.simulate import estimate_rtp, simulate  # noqa: E402
 # the 1,024-ways game: a wild drawn x2 / x3 per cell in the free spins only (issue 29, per-mode symbols); the wheel game:
 # a wheel award with every trigger and retrigger, meter spins on their own strips (issue 29, wheels as awards)
 FREE_SPINS_GAMES = ("examples/ways_free_spins", "examples/sticky_wilds_ante", "examples/ways_1024_free_wild_multipliers",
-                    "examples/wheel_free_spins")
+                    "examples/wheel_free_spins", "examples/mystery_stacks")
 OTHER_GAMES = ("examples/hold_and_respin_coins",)
 # the chain game: scatters counted and paid over the whole chain, free spins per scatter (issue 29)
 TUMBLE_GAMES = ("examples/pay_anywhere_tumble", "examples/cluster_tumble_7x7", "examples/pay_anywhere_tumble_chain")

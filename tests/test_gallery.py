@@ -76,7 +76,7 @@ def _reduced(name: str, keep: int) -> str:
 
 
 REDUCED_STOPS = {"examples/variable_ways_6reel": 2, "examples/pay_anywhere_6x5": 5, "examples/pay_anywhere_tumble": 5,
-                 "examples/cluster_tumble_7x7": 3}
+                 "examples/cluster_tumble_7x7": 3, "examples/mystery_stacks": 4}
 REDUCED_ROWS = {"examples/cluster_tumble_7x7": 3}
 
 

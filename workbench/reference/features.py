@@ -181,7 +181,7 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
         left -= 1
         strip_set = spin_set(game, mode, rng)
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
-        if wilds == "none":  # the screen as spun: the rule's own evaluator, table wilds drawn
+        if wilds == "none" and "free_spins_random_wilds" not in f:  # as spun: the rule's evaluator, table wilds drawn
             result = drawn_spin(game, strip_set, stops, rng)
             spin, shown_count = result["win"], result["scatters"][trigger.scatter]
         else:
@@ -200,6 +200,9 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
                     shown[r] = [wild] * len(shown[r])
             for r, row in held:
                 shown[r][row] = wild
+            counted = [list(reel) for reel in shown]  # scatters count before random wilds drop
+            if "free_spins_random_wilds" in f:
+                drop_random_wilds(game, shown, held, rng)
             mults = None
             if tables or reels_held:  # each cell's multiplier: a held reel's, a table wild's drawn, else its own
                 mults = [[reels_held[i] if i in reels_held
@@ -212,7 +215,7 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
                     spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
             shown_count = 0
             for name, group in game.scatters.items():
-                n = _count_on_screen(shown, group)
+                n = _count_on_screen(counted, group)
                 spin += game.bet.credits(group.pay(n), group.unit)
                 if name == trigger.scatter:
                     shown_count = n
@@ -235,6 +238,27 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     if cap is not None:
         win = min(win, cap)
     return max(win, Fraction(str(f.get("min_feature_win", 0))) * cost) + wheel_cash
+
+
+def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng) -> None:
+    """Random wilds on one free spin's screen (``[features] free_spins_random_wilds``), in place: one outcome of the
+    table by weight; ``cells``: ``wild_symbol`` on ``count`` distinct cells drawn uniformly among those not ``held``
+    (all of them when fewer); ``overlay``: per size s an s x s square at a uniform position inside the grid."""
+    f = game.features
+    table = game.tables[f["free_spins_random_wilds"]]
+    entry = table.entries[_pick(rng, table.weights)]
+    wild = f["wild_symbol"]
+    if entry["wilds"] == "cells":
+        free = [(r, row) for r, reel in enumerate(shown) for row in range(len(reel)) if (r, row) not in held]
+        for r, row in rng.sample(free, min(int(entry["count"]), len(free))):
+            shown[r][row] = wild
+    elif entry["wilds"] == "overlay":
+        rows = min(len(reel) for reel in shown)
+        for side in entry["sizes"]:
+            left, top = rng.randrange(len(shown) - side + 1), rng.randrange(rows - side + 1)
+            for r in range(left, left + side):
+                for row in range(top, top + side):
+                    shown[r][row] = wild
 
 
 def _count_on_screen(shown: list[list[str]], group) -> int:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
+from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds
 from .wheels import WHEEL_PARAMS, check_wheel
 
 PLAIN = RoundTemplate(
@@ -77,12 +78,14 @@ FREE_SPINS_PARAMS = {
                                      "one reel left on every later spin) or expanding_sticky (it fills its reel and stays "
                                      "there to the end, at most one per reel, a multiplier drawn from its table when it "
                                      "lands kept by the whole reel)", required=False, choices=FREE_SPIN_WILDS),
-    "wild_symbol": Param("symbol", "the wild that sticks, expands or walks (needed with free_spins_wilds)", required=False),
+    "wild_symbol": Param("symbol", "the wild that sticks, expands or walks, or is dropped (needed with free_spins_wilds "
+                                   "and free_spins_random_wilds)", required=False),
     "min_feature_win": Param("number", "the least a feature pays, x total bet (absent: 0)", required=False, min=0,
                              max=1_000_000, pays=True),
     "feature_cap": Param("number", "the most a feature pays, x total bet: it ends when reached (absent: no cap)",
                          required=False, min=0, max=1_000_000, pays=True),
     **WHEEL_PARAMS,
+    **RANDOM_WILDS_PARAMS,
 }
 
 
@@ -274,9 +277,9 @@ def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
             if tall:
                 report(("scatters", group.name), f"{wilds} wilds count scatters on the final screen: the symbols of a "
                                                  f"scatter group must be one row tall ({', '.join(tall)} is not)")
-    elif "wild_symbol" in features:
+    elif "wild_symbol" in features and "free_spins_random_wilds" not in features:
         report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\", \"walking\" or "
-                                            "\"expanding_sticky\"")
+                                            "\"expanding_sticky\", or free_spins_random_wilds")
 
 
 def check_free_spins_round(features: dict, report, refs: dict) -> None:
@@ -284,6 +287,7 @@ def check_free_spins_round(features: dict, report, refs: dict) -> None:
     check_round_limits(refs, report, "free-spins", heights=False, table_wilds=False)
     check_free_spins(features, report, refs)
     check_wheel(features, report, refs)
+    check_random_wilds(features, report, refs)
     check_forced_screens(refs, report, "free-spins", refs["trigger"][features["trigger"]])
     mode = features.get("free_spins_mode")
     if features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):  # the one that draws on landing

@@ -20,6 +20,9 @@ reaches its ``min_count``, the free spins (component ``free_spins``):
   what the feature pays;
 - ``min_feature_win`` (x total bet) tops a smaller feature win up (component
   ``free_spins:guarantee``).
+- ``free_spins_wilds`` / ``free_spins_random_wilds`` (lines; :mod:`.free_wilds`, :mod:`.random_wilds`): sticky,
+  expanding, walking or expanding sticky wilds, and random wilds dropped on every free spin by a table of outcomes;
+  such a free spin is played on an explicit screen;
 - ``wheel`` (:mod:`.wheels`): one wheel award when the feature starts and on every retrigger: its cash paid
   beside the feature (component ``wheel``), its free spins added, its meter spins each played on a random one of
   the spins left, on the strips of ``meter_spins_mode`` (counters ``wheel``, ``wheel:spins``, ``wheel:limit``,
@@ -46,19 +49,18 @@ from .._jit import njit
 from ..errors import SimulationError
 from ..model import Game, rules
 from ..model.params import parse_count
-from ..pays.lines import line_pay_screen
 from ..pays.scale import pay_scale
-from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, scatter_pay, update_code
+from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import base_components, choose_set, fill_screen, scatter_components, spin_windows
+from ..simulate.kernel import base_components, choose_set, scatter_components, spin_windows
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
-from ..simulate.steps import apply_mask
 from ..simulate.steps.wheels import spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .counts import count_states, lines_count_states
-from .plain import draw_table_cells, drawn_lines_mode, pay_drawn_windows
+from .free_wilds import clear_held, explicit_screen, wild_free_spin, wild_params
+from .plain import drawn_lines_mode, pay_drawn_windows
 from .wheels import wheel_params
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
                    scatter_group_names, table_wild_outcomes, trigger_values, ways_fields)
@@ -91,13 +93,6 @@ FeatureParams = namedtuple(
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_lines", "base_tw", "free_tw", "scat",
                                                  "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds",
                                                  "forced", "comp_forced", "meter", "meter_lines", "meter_tw"])
-# Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none, the screen is paid from its windows): the
-# wild's symbol id, scratch screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]``
-# the instances a cell showing symbol id (the variant game's ids included) adds to scatter group g (counted on the final
-# screen, ``scat_mode[g]``), ``reel[r]`` the symbol id an expanding sticky wild holds reel r with (-1: none; with a
-# multiplier drawn from a table, the variant game's id of that multiplier).
-WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel"])
-WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3, "expanding_sticky": 4}
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
 # + ``tw``, the mode's table-wild draws: ways.TableWildOutcomes, never read when the mode has none)
 WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count", "tw"))
@@ -223,69 +218,6 @@ def screen_total(scratch):
 # ---------------------------------------------------------------------------
 # lines
 # ---------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def wild_free_spin(p, ma, lines, tw, s, rng):
-    """Pay one free spin of strip set ``s`` of ``ma`` (windows in ``p.wins``; paid by automaton ``lines``, table wilds
-    drawn by ``tw``) with the feature's wilds: the landed wilds
-    (sticky: they stay; expanding: they fill their reel for this spin; walking: they move one reel left on each
-    later spin; expanding sticky: the first to land on a reel fills it to the end of the feature, its multiplier drawn
-    once), the held ones put on the screen, every other table-wild cell drawn, then lines and scatter groups counted
-    on the final screen.
-    Returns the spin's win (units, before the multiplier); leaves the scatter counts in ``p.counts``."""
-    w = p.wilds
-    screen = w.screen
-    fill_screen(ma, s, p.wins, screen)
-    rows = ma.rows
-    for r in range(rows.shape[0]):
-        expand = False
-        for row in range(rows[r]):
-            w.landed[r, row] = screen[r, row] == w.wild
-            expand = expand or w.landed[r, row]
-        if w.mode == 2 and expand:
-            for row in range(rows[r]):
-                screen[r, row] = w.wild
-        elif w.mode == 4:
-            if expand and w.reel[r] < 0:  # revealed: the reel's wild and its multiplier for the rest of the feature
-                t = tw.table_of[w.wild]
-                w.reel[r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)] if t >= 0 else w.wild
-            if w.reel[r] >= 0:
-                for row in range(rows[r]):
-                    screen[r, row] = w.reel[r]
-    apply_mask(screen, w.held, w.wild)
-    if tw.var_ids.shape[0] > 0:  # every other visible table-wild cell draws its multiplier
-        draw_table_cells(tw, rows, screen, rng)
-    win = line_pay_screen(lines, screen)
-    sc = p.scat
-    for g in range(p.counts.shape[0]):
-        code = 0
-        for r in range(rows.shape[0]):
-            c = 0
-            for row in range(rows[r]):
-                c += w.member[g, screen[r, row]]
-            code = update_code(sc.mode[g], 1 << 30, code, c)
-        p.counts[g] = code_count(sc.mode[g], code)
-        if p.comp_scatter[g] >= 0:
-            win += scatter_pay(sc, g, p.counts[g])
-    if w.mode == 1:  # sticky
-        for r in range(rows.shape[0]):
-            for row in range(rows[r]):
-                w.held[r, row] = w.held[r, row] or w.landed[r, row]
-    elif w.mode == 3:  # walking: every wild on the screen steps one reel left; those on reel 1 walk off
-        for r in range(rows.shape[0]):
-            for row in range(rows[r]):
-                nxt = r + 1 < rows.shape[0] and row < rows[r + 1] and (w.held[r + 1, row] or w.landed[r + 1, row])
-                w.held[r, row] = nxt
-    return win
-
-
-@njit(cache=True, inline="always")
-def clear_held(w):
-    for r in range(w.held.shape[0]):
-        w.reel[r] = -1
-        for row in range(w.held.shape[1]):
-            w.held[r, row] = False
-
-
 @njit
 def free_spin_lines(p, ma, lines, tw, rng):
     """One free spin on the strip sets ``ma`` (the free spins' or the meter spins'), paid by ``lines`` with table
@@ -294,7 +226,7 @@ def free_spin_lines(p, ma, lines, tw, rng):
     to compile)."""
     s = choose_set(ma, rng)
     spin_windows(ma, s, rng, p.wins)
-    if p.wilds.mode == 0:
+    if not explicit_screen(p.wilds):
         pay_drawn_windows(ma, s, lines, p.scat, tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter, rng)
         return screen_total(p.fs.scratch)
     return wild_free_spin(p, ma, lines, tw, s, rng)
@@ -304,7 +236,7 @@ def free_spin_lines(p, ma, lines, tw, rng):
 def play_feature_lines(p, rng, amounts, counters, count):
     fs = p.fs
     start_feature(fs, count, counters, rng, amounts)
-    if p.wilds.mode != 0:
+    if explicit_screen(p.wilds):
         clear_held(p.wilds)
     while fs.state[LEFT] > 0:
         if meter_spin(fs, rng, counters):
@@ -586,8 +518,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
     if game.rule is rules.WAYS:  # the compiled feature knows the lines and the ways screens
-        if game.features.get("free_spins_wilds", "none") != "none":
-            raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are played on lines games")
+        if game.features.get("free_spins_wilds", "none") != "none" or "free_spins_random_wilds" in game.features:
+            raise SimulationError(f"{game.name}: sticky, expanding, walking and random wilds are played on lines games")
         return _ways_model(game, stake)
     if game.rule is rules.LINES:
         return _lines_model(game, stake)
@@ -627,7 +559,7 @@ def _lines_model(game: Game, stake) -> RoundModel:
         counts=np.zeros(len(game.scatters), dtype=np.int64),
         cost_units=pay_scale(game).cost_units,
         fs=fs,
-        wilds=_wild_params(game),
+        wilds=wild_params(game),
         forced=forced,
         comp_forced=comp_forced,
         meter=meter,
@@ -635,25 +567,6 @@ def _lines_model(game: Game, stake) -> RoundModel:
         meter_tw=meter_tw,
     )
     return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
-
-
-def _wild_params(game: Game) -> WildParams:
-    """The compiled wilds of the free spins (mode 0: none)."""
-    from ..exact.variants import has_table_wilds, variant_game
-
-    mode = WILDS[game.features.get("free_spins_wilds", "none")]
-    n_symbols = len(game.symbols)
-    modes = [game.in_strip_mode(m) for m in (game.features["free_spins_mode"], game.features.get("meter_spins_mode")) if m]
-    ids = max([len(variant_game(g).symbols) for g in modes if has_table_wilds(g)] + [n_symbols])  # screens' ids
-    member = np.zeros((max(len(game.scatters), 1), ids + 1), dtype=np.int64)  # the last column: an empty cell (-1)
-    for g, group in enumerate(game.scatters.values()):
-        for name in group.symbols:
-            member[g, game.symbols[name].index] = 1
-    wild = game.symbols[game.features["wild_symbol"]].index if mode else -1
-    shape = (game.reels, max(game.rows))
-    return WildParams(mode=np.int64(mode), wild=np.int64(wild), screen=np.full(shape, n_symbols, dtype=np.int64),
-                      held=np.zeros(shape, dtype=np.bool_), landed=np.zeros(shape, dtype=np.bool_), member=member,
-                      reel=np.full(game.reels, -1, dtype=np.int64))
 
 
 def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[WaysMode, list, list, int]:

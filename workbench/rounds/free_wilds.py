@@ -1,0 +1,130 @@
+"""The wilds of a lines game's free spins, played on an explicit screen: sticky, expanding, walking and expanding
+sticky wilds (``[features] free_spins_wilds``) and random wilds dropped on every free spin
+(``free_spins_random_wilds``, :mod:`.random_wilds`).  A free spin without either is paid from its windows
+(:func:`.plain.pay_drawn_windows`); :func:`wild_free_spin` pays one with them."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .._jit import njit
+from ..model import Game
+from ..pays.lines import line_pay_screen
+from ..pays.scatter import code_count, scatter_pay, update_code
+from ..simulate.kernel import fill_screen
+from ..simulate.rng import weighted_index
+from ..simulate.steps import apply_mask
+from ..simulate.steps.random_wilds import drop_random_wilds
+from .plain import draw_table_cells
+from .random_wilds import random_wild_params
+
+# Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none), the wild's symbol id (-1: none), scratch
+# screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]`` the instances a cell showing
+# symbol id (the variant game's ids included) adds to scatter group g (counted on the screen before random wilds drop,
+# ``scat_mode[g]``), ``reel[r]`` the symbol id an expanding sticky wild holds reel r with (-1: none; with a multiplier
+# drawn from a table, the variant game's id of that multiplier), ``random`` the random wilds
+# (simulate.steps.random_wilds.RandomWildParams; no entries: none).
+WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel", "random"])
+WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3, "expanding_sticky": 4}
+
+
+@njit(cache=True, inline="always")
+def explicit_screen(w) -> bool:
+    """Whether a free spin is played on an explicit screen (wilds of the feature or random wilds), not its windows."""
+    return w.mode != 0 or w.random.cum.shape[0] > 0
+
+
+@njit(cache=True, inline="always")
+def land_wilds(w, tw, rows, screen, rng):
+    """The landed wilds of ``screen``: marked in ``w.landed``; expanding ones fill their reel; expanding sticky ones
+    hold their reel to the end of the feature, the multiplier drawn once from its table when it lands."""
+    for r in range(rows.shape[0]):
+        expand = False
+        for row in range(rows[r]):
+            w.landed[r, row] = screen[r, row] == w.wild
+            expand = expand or w.landed[r, row]
+        if w.mode == 2 and expand:
+            for row in range(rows[r]):
+                screen[r, row] = w.wild
+        elif w.mode == 4:
+            if expand and w.reel[r] < 0:  # revealed: the reel's wild and its multiplier for the rest of the feature
+                t = tw.table_of[w.wild]
+                w.reel[r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)] if t >= 0 else w.wild
+            if w.reel[r] >= 0:
+                for row in range(rows[r]):
+                    screen[r, row] = w.reel[r]
+
+
+@njit(cache=True, inline="always")
+def wild_free_spin(p, ma, lines, tw, s, rng):
+    """Pay one free spin of strip set ``s`` of ``ma`` (windows in ``p.wins``; paid by automaton ``lines``, table wilds
+    drawn by ``tw``) with the feature's wilds: the landed wilds
+    (sticky: they stay; expanding: they fill their reel for this spin; walking: they move one reel left on each
+    later spin; expanding sticky: the first to land on a reel fills it to the end of the feature, its multiplier drawn
+    once), the held ones put on the screen, the scatter groups counted, the random wilds dropped, every other
+    table-wild cell drawn, then the lines paid on the final screen.
+    Returns the spin's win (units, before the multiplier); leaves the scatter counts in ``p.counts``."""
+    w = p.wilds
+    screen = w.screen
+    fill_screen(ma, s, p.wins, screen)
+    rows = ma.rows
+    land_wilds(w, tw, rows, screen, rng)
+    apply_mask(screen, w.held, w.wild)
+    win = 0
+    sc = p.scat
+    for g in range(p.counts.shape[0]):  # before random wilds drop: a wild dropped on a scatter does not hide it
+        code = 0
+        for r in range(rows.shape[0]):
+            c = 0
+            for row in range(rows[r]):
+                c += w.member[g, screen[r, row]]
+            code = update_code(sc.mode[g], 1 << 30, code, c)
+        p.counts[g] = code_count(sc.mode[g], code)
+        if p.comp_scatter[g] >= 0:
+            win += scatter_pay(sc, g, p.counts[g])
+    if w.random.cum.shape[0] > 0:
+        drop_random_wilds(w.random, screen, rows, w.held, w.wild, rng)
+    if tw.var_ids.shape[0] > 0:  # every other visible table-wild cell draws its multiplier
+        draw_table_cells(tw, rows, screen, rng)
+    win += line_pay_screen(lines, screen)
+    if w.mode == 1:  # sticky
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                w.held[r, row] = w.held[r, row] or w.landed[r, row]
+    elif w.mode == 3:  # walking: every wild on the screen steps one reel left; those on reel 1 walk off
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                nxt = r + 1 < rows.shape[0] and row < rows[r + 1] and (w.held[r + 1, row] or w.landed[r + 1, row])
+                w.held[r, row] = nxt
+    return win
+
+
+@njit(cache=True, inline="always")
+def clear_held(w):
+    for r in range(w.held.shape[0]):
+        w.reel[r] = -1
+        for row in range(w.held.shape[1]):
+            w.held[r, row] = False
+
+
+def wild_params(game: Game) -> WildParams:
+    """The compiled wilds of the free spins (mode 0 and no random wilds: a free spin is paid from its windows)."""
+    from ..exact.variants import has_table_wilds, variant_game
+
+    mode = WILDS[game.features.get("free_spins_wilds", "none")]
+    n_symbols = len(game.symbols)
+    modes = [game.in_strip_mode(m) for m in (game.features["free_spins_mode"], game.features.get("meter_spins_mode")) if m]
+    ids = max([len(variant_game(g).symbols) for g in modes if has_table_wilds(g)] + [n_symbols])  # screens' ids
+    member = np.zeros((max(len(game.scatters), 1), ids + 1), dtype=np.int64)  # the last column: an empty cell (-1)
+    for g, group in enumerate(game.scatters.values()):
+        for name in group.symbols:
+            member[g, game.symbols[name].index] = 1
+    random = random_wild_params(game)
+    named = mode or random.cum.shape[0] > 0
+    wild = game.symbols[game.features["wild_symbol"]].index if named else -1
+    shape = (game.reels, max(game.rows))
+    return WildParams(mode=np.int64(mode), wild=np.int64(wild), screen=np.full(shape, n_symbols, dtype=np.int64),
+                      held=np.zeros(shape, dtype=np.bool_), landed=np.zeros(shape, dtype=np.bool_), member=member,
+                      reel=np.full(game.reels, -1, dtype=np.int64), random=random)

@@ -1,0 +1,131 @@
+"""Random wilds on every free spin (``[features] free_spins_random_wilds``): the parameter a round template adds,
+its checks, the compiled record (:func:`random_wild_params`, built only when a game is simulated) and its words.
+
+The table's entries are the outcomes of one free spin, drawn by weight: ``{ wilds = "none" }``,
+``{ wilds = "cells", count = n }`` (``wild_symbol`` on n distinct cells drawn uniformly among those no sticky or
+walking wild holds; all of them when fewer are free) or ``{ wilds = "overlay", sizes = [s, ...] }`` (a square of
+s reels x s rows of ``wild_symbol`` per size, each at a uniform position wholly inside the grid; they may overlap).
+The wilds go on after the screen's own wilds (sticky, expanding, walking) and before a wild's multiplier is drawn
+per cell, so a dropped wild draws its multiplier as a landed one does.  Scatters are counted on the screen before
+the drop: a wild dropped on a scatter does not hide it (Bier Haus's Hans Wilds).  Meter spins drop them too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.params import Param, describe
+
+MAX_OVERLAYS = 8  # squares of one overlay outcome
+RANDOM_WILD_KINDS = ("none", "cells", "overlay")
+
+RANDOM_WILDS_PARAMS = {
+    "free_spins_random_wilds": Param(
+        "table", "random wilds dropped on every free spin (lines games): a [tables.*] of outcomes { wilds = \"none\" | "
+                 "\"cells\" | \"overlay\", count = n (cells), sizes = [s, ...] (overlay squares), weight = w }; needs "
+                 "wild_symbol", required=False),
+}
+
+
+def check_random_wilds(features: dict, report, refs: dict) -> None:
+    """The random wilds' checks (key paths from the file root): a lines game, ``wild_symbol`` a one-row wild,
+    one-row scatters, every outcome a known kind with its own keys in range, and some outcome dropping a wild."""
+    name = features.get("free_spins_random_wilds")
+    if name is None:
+        return
+    key = ("features", "free_spins_random_wilds")
+    if not refs["pays"].definition.paylines:
+        report(key, f"random wilds are played on lines games (this one pays {refs['pays'].rule})")
+        return
+    symbols = refs["symbol"]
+    if "wild_symbol" not in features:
+        report(key, "random wilds need wild_symbol = the wild they drop")
+    elif symbols[features["wild_symbol"]].kind != "wild" or symbols[features["wild_symbol"]].height != 1:
+        report(("features", "wild_symbol"), f"{features['wild_symbol']!r} must be a wild one row tall")
+    for group in refs["scatter"].values():
+        tall = [n for n in group.symbols if symbols[n].height != 1]
+        if tall:
+            report(("scatters", group.name), f"random wilds count scatters cell by cell: the symbols of a scatter group "
+                                             f"must be one row tall ({', '.join(tall)} is not)")
+    rows = refs.get("rows") or (1,)
+    cells, side = sum(rows), min(min(rows), len(rows))
+    table = refs["table"][name]
+    dropping = False
+    for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
+        dropping |= _check_outcome(("tables", name, "entries", i), entry, cells, side, report) and weight > 0
+    if not dropping:
+        report(("tables", name, "entries"), "no outcome with weight drops a wild: remove free_spins_random_wilds, or "
+                                            "give a cells or overlay outcome a weight")
+
+
+def _check_outcome(path: tuple, entry: dict, cells: int, side: int, report) -> bool:
+    """One outcome's keys; whether it drops a wild (a valid cells or overlay outcome)."""
+    kind = entry.get("wilds")
+    own = {"none": (), "cells": ("count",), "overlay": ("sizes",)}
+    if kind not in RANDOM_WILD_KINDS:
+        report(path + ("wilds",), f"wilds must be one of {', '.join(RANDOM_WILD_KINDS)}, got {describe(kind)}")
+        return False
+    extra = [k for k in entry if k not in ("wilds", *own[kind])]
+    if extra:
+        report(path + (extra[0],), f"unknown key {extra[0]!r} in a {kind} outcome (it takes "
+                                   f"{', '.join(('wilds', *own[kind]))} and weight)")
+        return False
+    if kind == "cells":
+        count = entry.get("count")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= cells:
+            report(path + ("count",), f"a cells outcome needs count = the wilds it drops, a whole number 1..{cells} "
+                                      f"(the cells of the screen), got {describe(count)}")
+            return False
+    if kind == "overlay":
+        sizes = entry.get("sizes")
+        if not isinstance(sizes, (list, tuple)) or not 1 <= len(sizes) <= MAX_OVERLAYS or not all(
+                isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= side for s in sizes):
+            report(path + ("sizes",), f"an overlay outcome needs sizes = a list of 1 to {MAX_OVERLAYS} square sides, each "
+                                      f"a whole number 1..{side} (fitting the grid), got {describe(sizes)}")
+            return False
+    return kind != "none"
+
+
+def random_wild_params(game):
+    """The compiled record (:class:`workbench.simulate.steps.random_wilds.RandomWildParams`) of ``game``'s random
+    wilds; the empty record without them."""
+    from ..simulate.steps.random_wilds import KINDS, RandomWildParams, no_random_wilds
+
+    shape = (game.reels, max(game.rows))
+    name = game.features.get("free_spins_random_wilds")
+    if name is None:
+        return no_random_wilds(*shape)
+    table = game.tables[name]
+    sizes = np.zeros((len(table.entries), MAX_OVERLAYS), dtype=np.int64)
+    for i, entry in enumerate(table.entries):
+        for k, s in enumerate(entry.get("sizes", [])):
+            sizes[i, k] = s
+    return RandomWildParams(
+        cum=np.cumsum(np.asarray(table.weights, dtype=np.int64)),
+        kind=np.array([KINDS[e["wilds"]] for e in table.entries], dtype=np.int64),
+        count=np.array([int(e.get("count", 0)) for e in table.entries], dtype=np.int64),
+        sizes=sizes,
+        placed=np.zeros(shape, dtype=np.bool_),
+    )
+
+
+def random_wilds_summary(game) -> str:
+    """The random wilds in words, for the report's overview: each outcome with its probability."""
+    name = game.features.get("free_spins_random_wilds")
+    if name is None:
+        return ""
+    table = game.tables[name]
+    total = sum(table.weights)
+
+    def one(entry, weight) -> str:
+        p = f"{100 * weight / total:.2f} %"
+        if entry["wilds"] == "cells":
+            return f"{entry['count']} wilds on random cells {p}"
+        if entry["wilds"] == "overlay":
+            return f"overlays {' + '.join(f'{s}x{s}' for s in entry['sizes'])} {p}"
+        return f"none {p}"
+
+    wild = game.features.get("wild_symbol", "?")
+    return (f"on every free spin, {wild} dropped by table {name}: "
+            + ", ".join(one(e, w) for e, w in zip(table.entries, table.weights))
+            + "; scatters counted before the drop")

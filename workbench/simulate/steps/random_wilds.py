@@ -1,0 +1,61 @@
+"""Random wilds dropped on a screen once per spin, by a weighted table of outcomes (``[features]
+free_spins_random_wilds``): nothing, up to N wilds on distinct random cells, or square wild overlays of given sizes.
+
+The compiled record ``RandomWildParams``: ``cum`` int64[entries], the table's cumulative weights (no entries: the
+round drops no random wilds); ``kind`` int64[entries] (``NONE``, ``CELLS``, ``OVERLAY``); ``count`` int64[entries],
+the wilds of a ``CELLS`` entry; ``sizes`` int64[entries, most overlays], a square's side per overlay (0: none);
+``placed`` bool[reels, rows], scratch: where the last drop put a wild.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..._jit import njit
+from ..rng import weighted_index
+from .wilds import overlay_squares, place_random_wilds
+
+RandomWildParams = namedtuple("RandomWildParams", ["cum", "kind", "count", "sizes", "placed"])
+NONE, CELLS, OVERLAY = range(3)
+KINDS = {"none": NONE, "cells": CELLS, "overlay": OVERLAY}
+
+
+def no_random_wilds(reels: int, rows: int) -> RandomWildParams:
+    """The record of a round without random wilds (the same types: one compiled round serves both)."""
+    return RandomWildParams(cum=np.zeros(0, dtype=np.int64), kind=np.zeros(0, dtype=np.int64),
+                            count=np.zeros(0, dtype=np.int64), sizes=np.zeros((0, 1), dtype=np.int64),
+                            placed=np.zeros((reels, rows), dtype=np.bool_))
+
+
+@njit
+def drop_random_wilds(rw, screen, rows, held, wild, rng):
+    """Draw one outcome of ``rw``'s table and put its wilds on ``screen`` (reels x rows showing ``rows[r]`` rows):
+    ``CELLS``: that many wilds on distinct cells drawn uniformly among those not ``held`` (all of them when fewer are
+    free); ``OVERLAY``: a square of each size at a uniform position wholly inside the grid (the rows every reel
+    shows), overlapping allowed.  Returns the outcome's kind.  Compiled once with its caller, not inlined (a plain
+    ``@njit``: cached inside the round that calls it, see workbench/_jit.py)."""
+    e = weighted_index(rw.cum, rng)
+    kind = rw.kind[e]
+    if kind == CELLS:
+        place_random_wilds(screen, rows, rw.count[e], held, wild, rng, rw.placed)
+    elif kind == OVERLAY:
+        overlay_squares(screen, rows, rw.sizes[e], wild, rng, rw.placed)
+    return kind
+
+
+@njit(cache=True)
+def drop_many(rw, screen, rows, held, wild, rng, n, out):
+    """``n`` drops on copies of ``screen`` (tests): ``out[k]`` counts the drops that put a wild on cell k (row-major
+    over reels x rows)."""
+    work = screen.copy()
+    for _ in range(n):
+        for r in range(screen.shape[0]):
+            for row in range(screen.shape[1]):
+                work[r, row] = screen[r, row]
+        drop_random_wilds(rw, work, rows, held, wild, rng)
+        for r in range(screen.shape[0]):
+            for row in range(screen.shape[1]):
+                if work[r, row] == wild and screen[r, row] != wild:
+                    out[r * screen.shape[1] + row] += 1
