@@ -18,13 +18,12 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from test_mystery import SETTINGS, mystery_games, reference_mixture
+from test_mystery import SETTINGS, assert_exact_equals_the_reference, mystery_games
 from test_rounds_free_spins import assert_strata_equal_the_reference, lines_text
 from workbench import reference
 from workbench.errors import ReelsetError
 from workbench.exact import par
 from workbench.io import loads_game
-from workbench.pays.scale import pay_scale
 from workbench.simulate import estimate_rtp, simulate
 
 
@@ -53,15 +52,7 @@ def wild_reel_games(draw) -> str:
 @SETTINGS
 @given(wild_reel_games())
 def test_exact_engines_price_every_set_of_wild_reels_as_the_reference(text):
-    game = loads_game(text, "wild_reels.toml")
-    rtp, dist = reference_mixture(game)
-    sheet = par(game, full_cycle=True)
-    assert sheet.rtp_exact == rtp
-    scale = pay_scale(game)
-    total = sum(int(h) for h in sheet.distribution.hits)
-    fast = Counter({Fraction(int(u), scale.denominator): Fraction(int(h), total)
-                    for u, h in zip(sheet.distribution.wins_units, sheet.distribution.hits) if h})
-    assert fast == +dist
+    assert_exact_equals_the_reference(loads_game(text, "wild_reels.toml"))
 
 
 BASE = ["A B C SCAT D A B C D", "A B SCAT C D A B C D A B", "A B C D SCAT A B C D B"]

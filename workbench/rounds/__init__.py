@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
-from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds
+from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds, check_screen_wilds
 from .wheels import WHEEL_PARAMS, check_wheel
 
 PLAIN = RoundTemplate(
@@ -267,16 +267,9 @@ def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
     if wilds != "none" and not refs["pays"].definition.paylines:
         report(("features", "free_spins_wilds"), f"{wilds} wilds are played on lines games (this one pays {refs['pays'].rule})")
     elif wilds != "none":
-        symbols = refs["symbol"]
-        if "wild_symbol" not in features:
-            report(("features", "free_spins_wilds"), f"{wilds} wilds need wild_symbol = the wild that is {wilds}")
-        elif symbols[features["wild_symbol"]].kind != "wild" or symbols[features["wild_symbol"]].height != 1:
-            report(("features", "wild_symbol"), f"{features['wild_symbol']!r} must be a wild one row tall")
-        for group in refs["scatter"].values():
-            tall = [n for n in group.symbols if symbols[n].height != 1]
-            if tall:
-                report(("scatters", group.name), f"{wilds} wilds count scatters on the final screen: the symbols of a "
-                                                 f"scatter group must be one row tall ({', '.join(tall)} is not)")
+        check_screen_wilds(features, report, refs, ("features", "free_spins_wilds"),
+                           f"{wilds} wilds need wild_symbol = the wild that is {wilds}",
+                           f"{wilds} wilds count scatters on the final screen")
     elif "wild_symbol" in features and "free_spins_random_wilds" not in features:
         report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\", \"walking\" or "
                                             "\"expanding_sticky\", or free_spins_random_wilds")

@@ -37,16 +37,8 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
     if not refs["pays"].definition.paylines:
         report(key, f"random wilds are played on lines games (this one pays {refs['pays'].rule})")
         return
-    symbols = refs["symbol"]
-    if "wild_symbol" not in features:
-        report(key, "random wilds need wild_symbol = the wild they drop")
-    elif symbols[features["wild_symbol"]].kind != "wild" or symbols[features["wild_symbol"]].height != 1:
-        report(("features", "wild_symbol"), f"{features['wild_symbol']!r} must be a wild one row tall")
-    for group in refs["scatter"].values():
-        tall = [n for n in group.symbols if symbols[n].height != 1]
-        if tall:
-            report(("scatters", group.name), f"random wilds count scatters cell by cell: the symbols of a scatter group "
-                                             f"must be one row tall ({', '.join(tall)} is not)")
+    check_screen_wilds(features, report, refs, key, "random wilds need wild_symbol = the wild they drop",
+                       "random wilds count scatters cell by cell")
     rows = refs.get("rows") or (1,)
     cells, side = sum(rows), min(min(rows), len(rows))
     table = refs["table"][name]
@@ -56,6 +48,21 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
     if not dropping:
         report(("tables", name, "entries"), "no outcome with weight drops a wild: remove free_spins_random_wilds, or "
                                             "give a cells or overlay outcome a weight")
+
+
+def check_screen_wilds(features: dict, report, refs: dict, key: tuple, missing: str, why: str) -> None:
+    """What wilds played on an explicit screen need (free_spins_wilds, free_spins_random_wilds): ``wild_symbol``
+    named (else ``missing`` at ``key``) and a one-row wild, and scatter groups of one-row symbols (``why``)."""
+    symbols = refs["symbol"]
+    if "wild_symbol" not in features:
+        report(key, missing)
+    elif symbols[features["wild_symbol"]].kind != "wild" or symbols[features["wild_symbol"]].height != 1:
+        report(("features", "wild_symbol"), f"{features['wild_symbol']!r} must be a wild one row tall")
+    for group in refs["scatter"].values():
+        tall = [n for n in group.symbols if symbols[n].height != 1]
+        if tall:
+            report(("scatters", group.name), f"{why}: the symbols of a scatter group must be one row tall "
+                                             f"({', '.join(tall)} is not)")
 
 
 def _check_outcome(path: tuple, entry: dict, cells: int, side: int, report) -> bool:
