@@ -320,7 +320,11 @@ def test_tuner_in_chromium(voila_tuner, tmp_path):
             assert page.locator(".wb-progress .widget-label").inner_text() == "done"
             assert re.fullmatch(r"\d+ exact evaluations", page.locator(".wb-tune-evaluations").inner_text())
             assert page.locator(".wb-tune-table tbody tr").first.locator("td").nth(2).inner_text() == f"{rtp_shown(page):.4f} %"
-            assert page.locator(".wb-tune-save-path input").input_value() == str(reelset.with_name("classic_tens_rtp9550.toml"))
+            # the save-as box follows the new target as the results are shown (a widget sync of its own: wait for it)
+            expected = str(reelset.with_name("classic_tens_rtp9550.toml"))
+            page.wait_for_function("([s, v]) => document.querySelector(s).value === v",
+                                   arg=[".wb-tune-save-path input", expected], timeout=STEP_MS)
+            assert page.locator(".wb-tune-save-path input").input_value() == expected
             assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth", page.locator(".wb-tune-save-path input").element_handle()), \
                 "the save-as box cuts off the end of its path"
             assert_designer_view(page, shots, "02_target_95_5")
