@@ -11,8 +11,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	# compile the shipped games' code once now, so the first editor or report run starts at once
-	$(BIN)/workbench warm --all
+	# compile the shipped games' code once now, one game per core, so the first editor or report run starts at once
+	$(BIN)/workbench warm --all --workers $(NPROC)
 	touch $(STAMP)
 
 # one test process per core (pytest-xdist; worksteal: an idle process takes tests queued for a busy one)

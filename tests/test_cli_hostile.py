@@ -116,6 +116,7 @@ def _cases(tmp: Path) -> list[tuple[list[str], int, tuple[str, ...]]]:
         (["warm"], 2, ("name a GAME",)),
         (["warm", "no_such_game"], 2, ("no_such_game",)),
         (["warm", "/dev/zero"], 2, ("GAME", "/dev/zero")),
+        (["warm", "--all", "--workers", "0"], 2, ("--workers", "'0'")),
     ]
 
 
@@ -203,3 +204,17 @@ def test_whole_numbers_may_be_written_with_underscores_or_an_exponent():
     for bad in ("1e-3", "0x10", "nan", "inf", "", "1e13.5", "1e99999999999"):
         with pytest.raises(Exception):
             parse(bad)
+
+
+def test_warm_hands_out_one_game_of_each_compiled_group_first():
+    """``warm --workers N`` starts one game per (round template, pay rule, direction) before the rest, so that
+    different groups compile side by side and a group's later games find its code cached."""
+    from workbench.cli.commands import _warm_order
+    from workbench.io import example_games, load_game, shipped_games
+
+    names = shipped_games() + example_games()
+    order = _warm_order(names)
+    assert sorted(order) == sorted(names)
+    groups = [(g.game_module, g.pays.rule, g.pays.direction) for g in map(load_game, order)]
+    firsts = len(set(groups))
+    assert len(set(groups[:firsts])) == firsts  # every group once, before any group's second game

@@ -221,6 +221,8 @@ def _add_warm(sub) -> None:
     p = sub.add_parser("warm", help="compile and cache the code a game needs (make does this for the shipped games)")
     p.add_argument("game", nargs="?", metavar="GAME", type=game_argument, help="reelset path or shipped name")
     p.add_argument("--all", action="store_true", help="every shipped reelset, the gallery (reelsets/examples/) included")
+    p.add_argument("--workers", type=_WORKERS, default=1,
+                   help=f"compile this many games side by side, one process each (1 to {MAX_WORKERS}; default 1)")
     p.set_defaults(func=cmd_warm)
 
 

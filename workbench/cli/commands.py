@@ -313,18 +313,52 @@ def cmd_list(args) -> int:
     return EXIT_OK
 
 
-def cmd_warm(args) -> int:
-    """Compile (and cache) the exact engine and every named game's round once."""
+def _warm_one(name: str) -> float:
+    """Compile and cache one game's exact engine and round code; the seconds it took."""
     import time
 
     from ..exact import par
     from ..io import load_game
     from ..simulate import simulate
 
-    for name in _games(args):
-        start = time.perf_counter()
+    start = time.perf_counter()
+    game = load_game(name)
+    par(game, full_cycle="auto" if game.pays.is_lines and game.pays.direction == "left_to_right" else False)
+    simulate(game, 1000, seed=0)
+    return time.perf_counter() - start
+
+
+def _warm_order(names: list[str]) -> list[str]:
+    """``names`` with the first game of every (round template, pay rule, direction) first.
+
+    Games of one group share their compiled code; with several processes, putting one
+    of each group first lets different groups compile side by side while the rest of a
+    group (then mostly cache hits) waits for its first game to be cached."""
+    from ..io import load_game
+
+    leaders, followers, seen = [], [], set()
+    for name in names:
         game = load_game(name)
-        par(game, full_cycle="auto" if game.pays.is_lines and game.pays.direction == "left_to_right" else False)
-        simulate(game, 1000, seed=0)
-        print(f"{name}: compiled code cached ({time.perf_counter() - start:.1f} s)")
+        group = (game.game_module, game.pays.rule, game.pays.direction)
+        (followers if group in seen else leaders).append(name)
+        seen.add(group)
+    return leaders + followers
+
+
+def cmd_warm(args) -> int:
+    """Compile (and cache) the exact engine and every named game's round once."""
+    names = _games(args)
+    workers = min(getattr(args, "workers", 1) or 1, len(names))
+    if workers == 1:
+        for name in names:
+            print(f"{name}: compiled code cached ({_warm_one(name):.1f} s)", flush=True)
+        return EXIT_OK
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # spawn, not fork: a forked child of a process that has run numba's threads may hang
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        jobs = {pool.submit(_warm_one, name): name for name in _warm_order(names)}
+        for job in as_completed(jobs):
+            print(f"{jobs[job]}: compiled code cached ({job.result():.1f} s)", flush=True)
     return EXIT_OK
