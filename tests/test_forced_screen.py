@@ -45,7 +45,11 @@ def forced_games(draw):
         stops += ["S"] * draw(st.integers(0, 1))
         weights = [draw(st.integers(1, 3)) for _ in stops]
         strips.append(" ".join(f"{s}:{w}" if w > 1 else s for s, w in zip(draw(st.permutations(stops)), weights)))
-    return small_text(rule, strips, draw(st.sampled_from([[2], [2, 3], [3, 2]])))
+    text = small_text(rule, strips, draw(st.sampled_from([[2], [2, 3], [3, 2]])))
+    if draw(st.booleans()):  # the sampler's count states run the chain from reel 1 as well
+        text = _bad(text, '[scatters.S]\nsymbols = ["S"]\n',
+                    '[scatters.S]\nsymbols = ["S"]\ncounting = "adjacent_from_first_reel"\n')
+    return text
 
 
 def exact_forced_means(game) -> dict:
@@ -91,6 +95,38 @@ def test_the_compiled_and_the_reference_forced_screens_pay_the_exact_conditional
         assert abs(np.mean(values) - float(means[count])) < 4.5 * se + 1e-12, (count, np.mean(values), means[count])
 
 
+@pytest.mark.parametrize("adjacent", [False, True])
+def test_the_sampler_draws_each_screen_with_its_probability_given_the_count(adjacent):
+    """Every base screen showing the count, drawn by the compiled sampler (anywhere, or on adjacent reels from the
+    first), as often as its probability given the count (chi-square against the enumeration)."""
+    from scipy.stats import chisquare
+
+    from workbench.rounds.forced import draw_forced_stops, forced_screen_tables
+    from workbench.simulate.rng import chunk_state
+
+    counts_by_stop = [np.array([0, 1, 0, 1]), np.array([1, 0, 0]), np.array([0, 2, 1, 0, 1])]
+    weights = [1, 1, 1]
+    def count(stops):
+        total = 0
+        for values, stop in zip(counts_by_stop, stops):
+            if adjacent and values[stop] == 0:
+                break
+            total += values[stop]
+        return total
+
+    screens = [s for s in itertools.product(*(range(len(v)) for v in counts_by_stop)) if count(s) == 2]
+    tables = forced_screen_tables("t", [2], [counts_by_stop], weights, adjacent=adjacent)
+    rng = chunk_state(11, 0)
+    seen = {s: 0 for s in screens}
+    draws = 12_000
+    for _ in range(draws):
+        draw_forced_stops(tables, 0, rng)
+        stops = tuple(int(x) for x in tables.out)
+        assert stops in seen, stops  # never a screen of another count
+        seen[stops] += 1
+    assert chisquare(list(seen.values())).pvalue > 1e-4  # uniform stops: every such screen equally likely
+
+
 def test_the_screen_shows_exactly_the_bought_count(tmp_path):
     """A screen drawn for 2 scatters never shows 3, though the strips can (the count is exact, not "2 or more")."""
     game = loads_game(small_text("ways", ["A S B", "S B C", "C S A"], [2], rows=2), "two.toml").in_bet_mode("buy")
@@ -126,9 +162,6 @@ TUMBLE = (reelsets_dir() / "examples/pay_anywhere_tumble.toml").read_text(encodi
 @pytest.mark.parametrize("text, key, message", [
     (_bad(BASE, 'forced_screen = "paid"', 'forced_screen = "always"'), "bet_modes.buy.forced_screen",
      "is not one of: paid, unpaid"),
-    (_bad(BASE, '[scatters.S]\nsymbols = ["S"]\n', '[scatters.S]\nsymbols = ["S"]\ncounting = "adjacent_from_first_reel"\n'),
-     "bet_modes.buy.forced_screen",
-     "counted anywhere"),
     (_bad(BASE, "entries = [{ count = 2, weight = 1 }]", "entries = [{ count = 4, weight = 1 }]"), "bet_modes.buy",
      "cannot show 4 trigger scatters"),
     (_bad(BASE, "buy = true\nbuy_count_table = \"bought\"\n", ""), "bet_modes.buy.forced_screen", "needs buy = true"),

@@ -127,7 +127,36 @@ def wheel_award(game: Game, rng) -> tuple[Fraction, int, int]:
     return cash, spins, meter
 
 
-def free_spins_feature(game: Game, count: int, rng) -> Fraction:
+def trigger_screen(game: Game, count: int, rng, or_more: bool = False, tries: int = 10_000_000) -> list[list[str]]:
+    """A base screen (strip set by weight, stops by stop weight, the base game's symbols) drawn until one shows
+    exactly ``count`` of the trigger's scatters (``or_more``: at least ``count``), counted on the screen: the base
+    game's screen given its count, by rejection."""
+    base = game.in_strip_mode("base")
+    group = base.scatters[base.triggers[base.features["trigger"]].scatter]
+    for _ in range(tries):
+        strip_set = spin_set(base, "base", rng)
+        shown = screen(base, strip_set, tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels))
+        n = _count_on_screen(shown, group)
+        if n == count or (or_more and n > count):
+            return shown
+    raise RuntimeError(f"no base screen with {count} {group.name} in {tries:,} spins")
+
+
+def persisting_cells(game: Game, shown: list[list[str]]) -> set:
+    """The cells of ``shown`` that turn into persisting wilds (``[features] free_spins_persisting_wilds``): those
+    showing a listed symbol, on every reel, or with scatters counted on adjacent reels only on the reels of the run
+    from the first that show the trigger's group."""
+    names = set(game.features.get("free_spins_persisting_wilds", ()))
+    group = game.scatters[game.triggers[game.features["trigger"]].scatter]
+    cells = set()
+    for r, reel in enumerate(shown):
+        if group.counting == "adjacent_from_first_reel" and not any(sym in group.symbols for sym in reel):
+            break
+        cells |= {(r, row) for row, sym in enumerate(reel) if sym in names}
+    return cells
+
+
+def free_spins_feature(game: Game, count: int, rng, shown_trigger: list[list[str]] | None = None) -> Fraction:
     """One free-spins feature of a ``free_spins`` game (lines or ways) started by ``count`` scatters, played screen
     by screen with ``rng`` (a ``random.Random``): what it pays, credits per bet multiplier (cap and minimum applied).
 
@@ -138,7 +167,9 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     grows; retriggers add spins; the cap ends the feature.  A wheel (``[features] wheel``) is spun at the start and
     on every retrigger: its cash is paid beside the feature's win (no multiplier, cap or minimum), its free spins
     added, its meter spins each played on a random one of the spins left, on the strips of ``meter_spins_mode``
-    (more meter spins than spins left add spins).
+    (more meter spins than spins left add spins).  Persisting wilds: the listed symbols of ``shown_trigger`` (the
+    screen that started the feature; None: none) and of every screen that retriggers turn into ``wild_symbol``,
+    from the next free spin to the end (put on after the scatters are counted).
     """
     original = game
     game = game.in_strip_mode(game.features["free_spins_mode"])
@@ -165,14 +196,16 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     step = int(f.get("multiplier_step", 1))
     top = int(f.get("max_multiplier", 10_000))
     wilds = f.get("free_spins_wilds", "none")
-    wild = f.get("wild_symbol")
     cost = game.bet.cost
     cap = Fraction(str(f["feature_cap"])) * cost if "feature_cap" in f else None
     free_game = game
     if "meter_spins_mode" in f:
         meter_game = original.in_strip_mode(f["meter_spins_mode"])
-    held: set = set()
-    reels_held: dict = {}  # expanding sticky wilds: reel -> the multiplier drawn when its wild landed
+    persisting = f.get("free_spins_persisting_wilds")
+    # the wilds a feature carries from spin to spin: held cells (sticky, walking), expanding sticky reels (reel ->
+    # the multiplier drawn when its wild landed), persisting cells
+    wilds_state = {"held": set(), "reels": {}, "persisted": (persisting_cells(game, shown_trigger)
+                                                            if persisting and shown_trigger is not None else set())}
     win = Fraction(0)
     while left > 0:
         metered = meter > 0 and rng.randrange(left) < meter
@@ -181,48 +214,11 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
         left -= 1
         strip_set = spin_set(game, mode, rng)
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
-        if wilds == "none" and "free_spins_random_wilds" not in f:  # as spun: the rule's evaluator, table wilds drawn
+        if wilds == "none" and "free_spins_random_wilds" not in f and not persisting:  # as spun: table wilds drawn
             result = drawn_spin(game, strip_set, stops, rng)
             spin, shown_count = result["win"], result["scatters"][trigger.scatter]
         else:
-            shown = screen(game, strip_set, stops)
-            landed = {(r, row) for r, reel in enumerate(shown) for row, sym in enumerate(reel) if sym == wild}
-            if wilds == "expanding":
-                for r in {r for r, _ in landed}:
-                    shown[r] = [wild] * len(shown[r])
-            tables = multiplier_tables(game)
-            if wilds == "expanding_sticky":  # the first wild to land on a reel fills it to the end, one multiplier
-                for r in sorted({r for r, _ in landed} - set(reels_held)):
-                    entries = tables.get(wild)
-                    reels_held[r] = (entries[_pick(rng, [w for _, w in entries])][0] if entries
-                                     else game.symbols[wild].multiplier)
-                for r in reels_held:
-                    shown[r] = [wild] * len(shown[r])
-            for r, row in held:
-                shown[r][row] = wild
-            counted = [list(reel) for reel in shown]  # scatters count before random wilds drop
-            if "free_spins_random_wilds" in f:
-                drop_random_wilds(game, shown, held, rng)
-            mults = None
-            if tables or reels_held:  # each cell's multiplier: a held reel's, a table wild's drawn, else its own
-                mults = [[reels_held[i] if i in reels_held
-                          else tables[s][_pick(rng, [w for _, w in tables[s]])][0] if s in tables
-                          else game.symbols[s].multiplier for s in reel] for i, reel in enumerate(shown)]
-            spin = Fraction(0)
-            for l, line_rows in enumerate(game.paylines):
-                cells = None if mults is None else [mults[reel][row] for reel, row in enumerate(line_rows)]
-                for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l, cells):
-                    spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
-            shown_count = 0
-            for name, group in game.scatters.items():
-                n = _count_on_screen(counted, group)
-                spin += game.bet.credits(group.pay(n), group.unit)
-                if name == trigger.scatter:
-                    shown_count = n
-            if wilds == "sticky":
-                held |= landed
-            elif wilds == "walking":
-                held = {(r - 1, row) for r, row in held | landed if r >= 1}
+            spin, shown_count = _explicit_free_spin(game, strip_set, stops, rng, wilds_state)
         win += spin * mult
         if growth == "per_spin" or (growth == "per_win" and spin > 0):
             mult = min(mult + step, top)
@@ -238,6 +234,63 @@ def free_spins_feature(game: Game, count: int, rng) -> Fraction:
     if cap is not None:
         win = min(win, cap)
     return max(win, Fraction(str(f.get("min_feature_win", 0))) * cost) + wheel_cash
+
+
+def _explicit_free_spin(game: Game, strip_set: StripSet, stops: tuple, rng, state: dict) -> tuple[Fraction, int]:
+    """One free spin of a lines game played on its screen with the feature's wilds (``state``: held cells, expanding
+    sticky reels, persisting cells, updated for the next spin): (its pay in credits, the trigger's scatter count)."""
+    f = game.features
+    wilds, wild = f.get("free_spins_wilds", "none"), f.get("wild_symbol")
+    trigger = game.triggers[f["trigger"]]
+    held, reels_held, persisted = state["held"], state["reels"], state["persisted"]
+    shown = screen(game, strip_set, stops)
+    landed = {(r, row) for r, reel in enumerate(shown) for row, sym in enumerate(reel) if sym == wild}
+    if wilds == "expanding":
+        for r in {r for r, _ in landed}:
+            shown[r] = [wild] * len(shown[r])
+    tables = multiplier_tables(game)
+    if wilds == "expanding_sticky":  # the first wild to land on a reel fills it to the end, one multiplier
+        for r in sorted({r for r, _ in landed} - set(reels_held)):
+            entries = tables.get(wild)
+            reels_held[r] = (entries[_pick(rng, [w for _, w in entries])][0] if entries
+                             else game.symbols[wild].multiplier)
+        for r in reels_held:
+            shown[r] = [wild] * len(shown[r])
+    for r, row in held:
+        shown[r][row] = wild
+    counted = [list(reel) for reel in shown]  # scatters count before persisting and random wilds go on
+    fresh = set()
+    if f.get("free_spins_persisting_wilds"):
+        retriggers = "retrigger" in f or "retrigger_table" in f
+        if retriggers and _count_on_screen(counted, game.scatters[trigger.scatter]) >= int(
+                f.get("retrigger_min_count", trigger.min_count)):
+            fresh = persisting_cells(game, counted) - persisted  # from the next spin on
+        for r, row in persisted:
+            shown[r][row] = wild
+    if "free_spins_random_wilds" in f:
+        drop_random_wilds(game, shown, held | persisted, rng)
+    mults = None
+    if tables or reels_held:  # each cell's multiplier: a held reel's, a table wild's drawn, else its own
+        mults = [[reels_held[i] if i in reels_held
+                  else tables[s][_pick(rng, [w for _, w in tables[s]])][0] if s in tables
+                  else game.symbols[s].multiplier for s in reel] for i, reel in enumerate(shown)]
+    spin = Fraction(0)
+    for l, line_rows in enumerate(game.paylines):
+        cells = None if mults is None else [mults[reel][row] for reel, row in enumerate(line_rows)]
+        for w in line_wins(game, [shown[reel][row] for reel, row in enumerate(line_rows)], l, cells):
+            spin += game.bet.credits(w.paid, game.bet.line_pay_unit)
+    shown_count = 0
+    for name, group in game.scatters.items():
+        n = _count_on_screen(counted, group)
+        spin += game.bet.credits(group.pay(n), group.unit)
+        if name == trigger.scatter:
+            shown_count = n
+    if wilds == "sticky":
+        held |= landed
+    elif wilds == "walking":
+        state["held"] = {(r - 1, row) for r, row in held | landed if r >= 1}
+    persisted |= fresh
+    return spin, shown_count
 
 
 def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng) -> None:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from .formats import _frame, fmt_count, fmt_money, fmt_pct, parameters_text
 from ..rounds.random_wilds import random_wilds_summary
+from ..rounds.persisting_wilds import persisting_wilds_summary
 from ..rounds.wheels import wheel_summary
 
 
@@ -115,6 +116,7 @@ def game_overview(game) -> pd.DataFrame:
         *([("wild reels", wild_reels_text(game))] if any(s.wild_reels for s in game.strip_sets.values()) else []),
         *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
         *([("random wilds", random_wilds_summary(game))] if "free_spins_random_wilds" in game.features else []),
+        *([("persisting wilds", persisting_wilds_summary(game))] if "free_spins_persisting_wilds" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
         *([("player choices", choices_text(game))] if game.choices else []),
     ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
+from .persisting_wilds import PERSISTING_WILDS_PARAMS, check_persisting_wilds
 from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds, check_screen_wilds
 from .wheels import WHEEL_PARAMS, check_wheel
 
@@ -78,14 +79,16 @@ FREE_SPINS_PARAMS = {
                                      "one reel left on every later spin) or expanding_sticky (it fills its reel and stays "
                                      "there to the end, at most one per reel, a multiplier drawn from its table when it "
                                      "lands kept by the whole reel)", required=False, choices=FREE_SPIN_WILDS),
-    "wild_symbol": Param("symbol", "the wild that sticks, expands or walks, or is dropped (needed with free_spins_wilds "
-                                   "and free_spins_random_wilds)", required=False),
+    "wild_symbol": Param("symbol", "the wild that sticks, expands or walks, is dropped, or that scatters turn into "
+                                   "(needed with free_spins_wilds, free_spins_random_wilds and "
+                                   "free_spins_persisting_wilds)", required=False),
     "min_feature_win": Param("number", "the least a feature pays, x total bet (absent: 0)", required=False, min=0,
                              max=1_000_000, pays=True),
     "feature_cap": Param("number", "the most a feature pays, x total bet: it ends when reached (absent: no cap)",
                          required=False, min=0, max=1_000_000, pays=True),
     **WHEEL_PARAMS,
     **RANDOM_WILDS_PARAMS,
+    **PERSISTING_WILDS_PARAMS,
 }
 
 
@@ -142,7 +145,7 @@ def check_prize_strips(refs: dict, coins, report) -> None:
 
 def check_forced_screens(refs: dict, report, round_name: str, trigger=None) -> None:
     """``[bet_modes.*] forced_screen = "paid"``: the free-spins round draws the screen (``trigger``: its scatter
-    trigger) for scatters counted anywhere on fixed reels; other rounds (``trigger`` None) do not pay one yet."""
+    trigger) on fixed reels; other rounds (``trigger`` None) do not pay one yet."""
     for name, mode in refs.get("bet_modes", {}).items():
         if mode.forced_screen != "paid":
             continue
@@ -150,9 +153,6 @@ def check_forced_screens(refs: dict, report, round_name: str, trigger=None) -> N
         if trigger is None:
             report(where, f"the {round_name} round does not pay a forced trigger screen yet: leave forced_screen out "
                           "(the bought feature starts at once)")
-        elif trigger.scatter is not None and refs["scatter"][trigger.scatter].counting != "anywhere":
-            report(where, f"a forced trigger screen is drawn for scatters counted anywhere; [scatters.{trigger.scatter}] "
-                          f"counts {refs['scatter'][trigger.scatter].counting}")
         elif refs.get("heights"):
             report(where, "a forced trigger screen needs fixed reel heights ([grid] heights draws them per spin)")
 
@@ -270,9 +270,9 @@ def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
         check_screen_wilds(features, report, refs, ("features", "free_spins_wilds"),
                            f"{wilds} wilds need wild_symbol = the wild that is {wilds}",
                            f"{wilds} wilds count scatters on the final screen")
-    elif "wild_symbol" in features and "free_spins_random_wilds" not in features:
+    elif "wild_symbol" in features and not ({"free_spins_random_wilds", "free_spins_persisting_wilds"} & set(features)):
         report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\", \"walking\" or "
-                                            "\"expanding_sticky\", or free_spins_random_wilds")
+                                            "\"expanding_sticky\", free_spins_random_wilds or free_spins_persisting_wilds")
 
 
 def check_free_spins_round(features: dict, report, refs: dict) -> None:
@@ -281,6 +281,7 @@ def check_free_spins_round(features: dict, report, refs: dict) -> None:
     check_free_spins(features, report, refs)
     check_wheel(features, report, refs)
     check_random_wilds(features, report, refs)
+    check_persisting_wilds(features, report, refs)
     check_forced_screens(refs, report, "free-spins", refs["trigger"][features["trigger"]])
     mode = features.get("free_spins_mode")
     if features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):  # the one that draws on landing

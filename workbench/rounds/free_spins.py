@@ -20,18 +20,20 @@ reaches its ``min_count``, the free spins (component ``free_spins``):
   what the feature pays;
 - ``min_feature_win`` (x total bet) tops a smaller feature win up (component
   ``free_spins:guarantee``).
-- ``free_spins_wilds`` / ``free_spins_random_wilds`` (lines; :mod:`.free_wilds`, :mod:`.random_wilds`): sticky,
-  expanding, walking or expanding sticky wilds, and random wilds dropped on every free spin by a table of outcomes;
-  such a free spin is played on an explicit screen;
+- ``free_spins_wilds`` / ``free_spins_random_wilds`` / ``free_spins_persisting_wilds`` (lines; :mod:`.free_wilds`,
+  :mod:`.random_wilds`, :mod:`.persisting_wilds`): sticky, expanding, walking or expanding sticky wilds, random
+  wilds dropped on every free spin by a table of outcomes, and trigger scatters that turn into wilds for the rest of
+  the feature; such a free spin is played on an explicit screen;
 - ``wheel`` (:mod:`.wheels`): one wheel award when the feature starts and on every retrigger: its cash paid
   beside the feature (component ``wheel``), its free spins added, its meter spins each played on a random one of
   the spins left, on the strips of ``meter_spins_mode`` (counters ``wheel``, ``wheel:spins``, ``wheel:limit``,
   ``wheel:meter_spins``).
 
-The feature depends on the base screen only through the trigger's count, so the
-exact + conditional method has one stratum per count (``free_spins:<count>``, the last
-one ``<count>+``), with exact probabilities from the strips (:func:`count_states`); a
-stratum round plays the feature of its count without a base screen.
+The exact + conditional method has one stratum per trigger count (``free_spins:<count>``, the last
+one ``<count>+``), with exact probabilities from the strips (:func:`count_states`).  The feature depends on the
+base screen only through the trigger's count, so a stratum round plays the feature of its count without a base
+screen; with persisting wilds, which the screen places, it first draws the screen exactly from the base game's
+distribution given the count (:mod:`.forced`), and does not pay it (the exact part does).
 
 Counters: ``free_spins`` (features started), ``free_spins:spins`` (free spins played),
 ``free_spins:retriggers``, ``free_spins:limit`` (retriggers cut by ``max_free_spins``),
@@ -52,14 +54,14 @@ from ..model.params import parse_count
 from ..pays.scale import pay_scale
 from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, update_code
 from ..simulate.chunks import finish_chunk, record_round
-from ..simulate.kernel import base_components, choose_set, scatter_components, spin_windows
+from ..simulate.kernel import base_components, choose_set, fill_screen, scatter_components, spin_windows
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps.wheels import spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .counts import count_states, lines_count_states
-from .free_wilds import clear_held, explicit_screen, wild_free_spin, wild_params
+from .free_wilds import clear_held, explicit_screen, mark_persisting, wild_free_spin, wild_params
 from .plain import drawn_lines_mode, pay_drawn_windows
 from .wheels import wheel_params
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
@@ -233,11 +235,17 @@ def free_spin_lines(p, ma, lines, tw, rng):
 
 
 @njit(cache=True, inline="always")
-def play_feature_lines(p, rng, amounts, counters, count):
+def play_feature_lines(p, rng, amounts, counters, count, s):
+    """The feature started by ``count`` trigger scatters on the base screen of strip set ``s`` in ``p.wins`` (-1:
+    none, a bought feature without a screen), whose persisting symbols turn into persisting wilds at once."""
     fs = p.fs
     start_feature(fs, count, counters, rng, amounts)
     if explicit_screen(p.wilds):
-        clear_held(p.wilds)
+        w = p.wilds
+        clear_held(w)
+        if s >= 0 and w.persists.shape[0] > 0:
+            fill_screen(p.base, s, p.wins, w.screen)
+            mark_persisting(w, p.scat.mode[p.group] == ADJACENT, p.group, p.base.rows, w.screen, 1)
     while fs.state[LEFT] > 0:
         if meter_spin(fs, rng, counters):
             win = free_spin_lines(p, p.meter, p.meter_lines, p.meter_tw, rng)
@@ -252,21 +260,23 @@ def play_feature_lines(p, rng, amounts, counters, count):
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
     state = bought_state(p.fs.buy, stratum, rng)
     if state >= 0:
-        if p.comp_forced >= 0:  # the forced trigger screen, paid as a base spin
+        s = -1
+        if p.comp_forced >= 0 or p.wilds.persists.shape[0] > 0:  # the trigger screen: a buy's, paid; or read only
             s = draw_forced_stops(p.forced, state, rng)
             for r in range(p.wins.shape[0]):
                 p.wins[r] = p.base.vwin[s, r, p.forced.out[r]]
+        if p.comp_forced >= 0:  # paid as a base spin
             pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter,
                               rng)
             amounts[p.comp_forced] += screen_total(p.fs.scratch)
-        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[state])
+        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[state], s)
         return
     s = choose_set(p.base, rng)
     spin_windows(p.base, s, rng, p.wins)
     pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
     count = p.counts[p.group]
     if count >= p.fs.min_count:
-        play_feature_lines(p, rng, amounts, counters, count)
+        play_feature_lines(p, rng, amounts, counters, count, s)
 
 
 @njit(cache=True, _nrt=False)
@@ -485,18 +495,29 @@ def bought_state(buy, stratum, rng):
     return weighted_index(buy, rng)
 
 
-def forced_screen(game: Game, components: list, stop_counts) -> tuple:
-    """(forced.ForcedScreen, its component) of the game's bet mode: a buy whose forced trigger screen is paid gets
-    component ``forced_screen`` (the screen's pays, as a base spin's) and the sampler of its screens; else none (-1).
+def forced_screen(game: Game, components: list, stop_counts, min_count: int, cap_count: int) -> tuple:
+    """(forced.ForcedScreen, its component) of the feature's trigger screens: a buy whose forced trigger screen is
+    paid gets component ``forced_screen`` (the screen's pays, as a base spin's) and the sampler of its screens, one
+    per bought count; a game with persisting wilds (which the trigger screen places) gets the sampler without a
+    component: per bought count, or per trigger-count stratum (the last one "or more"); else none (-1).
     ``stop_counts()``: per base strip set and reel, the trigger scatters each virtual stop shows."""
     mode = game.bet_mode
-    if not (mode.buy and mode.forced_screen == "paid"):
+    paid = mode.buy and mode.forced_screen == "paid"
+    if not (paid or "free_spins_persisting_wilds" in game.features):
         return no_forced_screen(game.reels), np.int64(-1)
-    components.append("forced_screen")
     sets = [s for s in game.played_strip_sets("base") if s.weight > 0]
-    key = ("bet_modes", mode.name, "buy_count_table" if mode.buy_counts else "buy_count")
-    tables = forced_screen_tables(f"{game.name}, bet mode {mode.name}", [int(c) for c, _ in mode.bought_counts],
-                                  stop_counts(), [s.weight for s in sets], key)
+    group = game.scatters[game.triggers[game.features["trigger"]].scatter]
+    if mode.buy:
+        name, counts = f"{game.name}, bet mode {mode.name}", [int(c) for c, _ in mode.bought_counts]
+        key = ("bet_modes", mode.name, "buy_count_table" if mode.buy_counts else "buy_count")
+    else:
+        name, counts, key = game.name, list(range(min_count, cap_count + 1)), ("features", "trigger")
+    tables = forced_screen_tables(name, counts, stop_counts(), [s.weight for s in sets], key,
+                                  adjacent=group.counting == "adjacent_from_first_reel",
+                                  last_or_more=not mode.buy, required=bool(mode.buy))
+    if not paid:
+        return tables, np.int64(-1)
+    components.append("forced_screen")
     return tables, np.int64(len(components) - 1)
 
 
@@ -518,8 +539,10 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
     if game.rule is rules.WAYS:  # the compiled feature knows the lines and the ways screens
-        if game.features.get("free_spins_wilds", "none") != "none" or "free_spins_random_wilds" in game.features:
-            raise SimulationError(f"{game.name}: sticky, expanding, walking and random wilds are played on lines games")
+        if game.features.get("free_spins_wilds", "none") != "none" or {"free_spins_random_wilds",
+                                                                          "free_spins_persisting_wilds"} & set(game.features):
+            raise SimulationError(f"{game.name}: sticky, expanding, walking, random and persisting wilds are played on "
+                                  "lines games")
         return _ways_model(game, stake)
     if game.rule is rules.LINES:
         return _lines_model(game, stake)
@@ -544,7 +567,7 @@ def _lines_model(game: Game, stake) -> RoundModel:
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
     forced, comp_forced = forced_screen(game, components, lambda: [
         [base.win_cnt[s, r, base.vwin[s, r, : base.total_weight[s, r]], group] for r in range(game.reels)]
-        for s in range(base.set_cum.shape[0])])
+        for s in range(base.set_cum.shape[0])], min_count, cap_count)
     params = FreeLinesParams(
         base=base,
         free=free,
@@ -605,7 +628,8 @@ def _ways_model(game: Game, stake) -> RoundModel:
     probabilities = count_states(values, weights, mode, min_count, cap_count)
     fs = _feature_params(game, components, np.arange(min_count, cap_count + 1, dtype=np.int64), min_count, cap_count)
     forced, comp_forced = forced_screen(game, components, lambda: [
-        [base.count.value[s, i, 0, : base.total[s, i]] for i in range(game.reels)] for s in range(base.set_cum.shape[0])])
+        [base.count.value[s, i, 0, : base.total[s, i]] for i in range(game.reels)] for s in range(base.set_cum.shape[0])],
+        min_count, cap_count)
     params = FreeWaysParams(base=base, free=free, cost_units=pay_scale(game).cost_units, fs=fs, forced=forced,
                             comp_forced=comp_forced, meter=meter)
     return _finish(game, components, params, run_chunk_ways, fs, probabilities, stake)

@@ -1,6 +1,7 @@
 """The wilds of a lines game's free spins, played on an explicit screen: sticky, expanding, walking and expanding
-sticky wilds (``[features] free_spins_wilds``) and random wilds dropped on every free spin
-(``free_spins_random_wilds``, :mod:`.random_wilds`).  A free spin without either is paid from its windows
+sticky wilds (``[features] free_spins_wilds``), random wilds dropped on every free spin
+(``free_spins_random_wilds``, :mod:`.random_wilds`) and scatters that turn into persisting wilds
+(``free_spins_persisting_wilds``, :mod:`.persisting_wilds`).  A free spin without either is paid from its windows
 (:func:`.plain.pay_drawn_windows`); :func:`wild_free_spin` pays one with them."""
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ import numpy as np
 from .._jit import njit
 from ..model import Game
 from ..pays.lines import line_pay_screen
-from ..pays.scatter import code_count, scatter_pay, update_code
+from ..pays.scatter import ADJACENT, code_count, scatter_pay, update_code
 from ..simulate.kernel import fill_screen
 from ..simulate.rng import weighted_index
 from ..simulate.steps import apply_mask
 from ..simulate.steps.random_wilds import drop_random_wilds
 from .plain import draw_table_cells
+from .persisting_wilds import persisting_wild_params
 from .random_wilds import random_wild_params
 
 # Wilds of the free spins on a lines game (``mode``: WILDS codes; 0 = none), the wild's symbol id (-1: none), scratch
@@ -25,15 +27,48 @@ from .random_wilds import random_wild_params
 # symbol id (the variant game's ids included) adds to scatter group g (counted on the screen before random wilds drop,
 # ``scat_mode[g]``), ``reel[r]`` the symbol id an expanding sticky wild holds reel r with (-1: none; with a multiplier
 # drawn from a table, the variant game's id of that multiplier), ``random`` the random wilds
-# (simulate.steps.random_wilds.RandomWildParams; no entries: none).
-WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel", "random"])
+# (simulate.steps.random_wilds.RandomWildParams; no entries: none); ``persists[id]`` whether a cell showing symbol id
+# on a trigger or retrigger screen turns into a persisting wild (empty: none), ``persist[r, row]`` the persisting
+# wilds (0 none, 1 on the screen, 2 from the next spin), ``persist_min`` the trigger scatters a free spin needs to add
+# some (a retrigger), ``covered`` scratch: the cells random wilds avoid.
+WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel", "random",
+                                       "persists", "persist", "persist_min", "covered"])
 WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3, "expanding_sticky": 4}
 
 
 @njit(cache=True, inline="always")
 def explicit_screen(w) -> bool:
-    """Whether a free spin is played on an explicit screen (wilds of the feature or random wilds), not its windows."""
-    return w.mode != 0 or w.random.cum.shape[0] > 0
+    """Whether a free spin is played on an explicit screen (wilds of the feature, random or persisting wilds), not
+    its windows."""
+    return w.mode != 0 or w.random.cum.shape[0] > 0 or w.persists.shape[0] > 0
+
+
+@njit(cache=True, inline="always")
+def mark_persisting(w, chain, group, rows, screen, value):
+    """The cells of ``screen`` showing a persisting symbol on the trigger's reels (every reel; with ``chain``, the
+    run of reels from the first that show scatter ``group``) become persisting wilds (``value``: 1 at once, 2 from
+    the next spin); cells that already are stay as they are."""
+    for r in range(rows.shape[0]):
+        if chain:
+            c = 0
+            for row in range(rows[r]):
+                c += w.member[group, screen[r, row]]
+            if c == 0:
+                return
+        for row in range(rows[r]):
+            if w.persist[r, row] == 0 and w.persists[screen[r, row]]:
+                w.persist[r, row] = value
+
+
+@njit(cache=True, inline="always")
+def apply_persisting(w, rows, screen):
+    """Put the persisting wilds on ``screen``; ``w.covered`` becomes the cells a held or persisting wild covers."""
+    for r in range(rows.shape[0]):
+        for row in range(rows[r]):
+            on = w.persist[r, row] == 1
+            if on:
+                screen[r, row] = w.wild
+            w.covered[r, row] = on or w.held[r, row]
 
 
 @njit(cache=True, inline="always")
@@ -84,8 +119,13 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
         p.counts[g] = code_count(sc.mode[g], code)
         if p.comp_scatter[g] >= 0:
             win += scatter_pay(sc, g, p.counts[g])
+    persisting = w.persists.shape[0] > 0
+    if persisting:  # after the count: a scatter landing under a persisting wild counts
+        if p.counts[p.group] >= w.persist_min:  # a retrigger: its persisting symbols from the next spin on
+            mark_persisting(w, sc.mode[p.group] == ADJACENT, p.group, rows, screen, 2)
+        apply_persisting(w, rows, screen)
     if w.random.cum.shape[0] > 0:
-        drop_random_wilds(w.random, screen, rows, w.held, w.wild, rng)
+        drop_random_wilds(w.random, screen, rows, w.covered if persisting else w.held, w.wild, rng)
     if tw.var_ids.shape[0] > 0:  # every other visible table-wild cell draws its multiplier
         draw_table_cells(tw, rows, screen, rng)
     win += line_pay_screen(lines, screen)
@@ -98,6 +138,11 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
             for row in range(rows[r]):
                 nxt = r + 1 < rows.shape[0] and row < rows[r + 1] and (w.held[r + 1, row] or w.landed[r + 1, row])
                 w.held[r, row] = nxt
+    if persisting:
+        for r in range(rows.shape[0]):
+            for row in range(rows[r]):
+                if w.persist[r, row] == 2:
+                    w.persist[r, row] = 1
     return win
 
 
@@ -107,6 +152,7 @@ def clear_held(w):
         w.reel[r] = -1
         for row in range(w.held.shape[1]):
             w.held[r, row] = False
+            w.persist[r, row] = 0
 
 
 def wild_params(game: Game) -> WildParams:
@@ -122,9 +168,12 @@ def wild_params(game: Game) -> WildParams:
         for name in group.symbols:
             member[g, game.symbols[name].index] = 1
     random = random_wild_params(game)
-    named = mode or random.cum.shape[0] > 0
+    persists, persist_min = persisting_wild_params(game, ids + 1)
+    named = mode or random.cum.shape[0] > 0 or persists.shape[0] > 0
     wild = game.symbols[game.features["wild_symbol"]].index if named else -1
     shape = (game.reels, max(game.rows))
     return WildParams(mode=np.int64(mode), wild=np.int64(wild), screen=np.full(shape, n_symbols, dtype=np.int64),
                       held=np.zeros(shape, dtype=np.bool_), landed=np.zeros(shape, dtype=np.bool_), member=member,
-                      reel=np.full(game.reels, -1, dtype=np.int64), random=random)
+                      reel=np.full(game.reels, -1, dtype=np.int64), random=random,
+                      persists=persists, persist=np.zeros(shape, dtype=np.int64), persist_min=np.int64(persist_min),
+                      covered=np.zeros(shape, dtype=np.bool_))
