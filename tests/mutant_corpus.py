@@ -102,6 +102,11 @@ def run_text(case: int, name: str, changes: list, data: bytes, folder: Path, *, 
     return out
 
 
+def played_mode(case: int, modes: list) -> str:
+    """The bet mode case ``case`` plays among its file's ``modes``: every mode of a file in turn."""
+    return modes[(case // len(ALL_FILES)) % len(modes)]
+
+
 def _commands(out: CaseResult, target: Path, problems, case, spins, sim_seconds, rtp_seconds, precision, z,
               ExactBudgetError, WorkbenchError) -> None:
     from workbench.exact import par
@@ -110,8 +115,7 @@ def _commands(out: CaseResult, target: Path, problems, case, spins, sim_seconds,
     from workbench.simulate.agreement import agreement
 
     game = load_game(str(target))
-    modes = list(game.all_bet_modes)
-    out.mode = modes[(case // len(ALL_FILES)) % len(modes)]  # every mode of a file in turn
+    out.mode = played_mode(case, list(game.all_bet_modes))
     played = game.in_bet_mode(out.mode)
     warned = " ".join(p.message for p in problems if p.is_warning)
 

@@ -60,14 +60,19 @@ def _errors(tmp_path: Path, text: str, name: str = "game.toml") -> list:
 # ---------------------------------------------------------------------------
 # the corpus
 # ---------------------------------------------------------------------------
-@pytest.mark.slow  # about 2 minutes: `pytest -m 'not slow'` for a quick run
-def test_a_corpus_of_mutants_validate_accepts_runs_every_command(tmp_path):
-    results = [run_case(case, tmp_path) for case in range(CORPUS)]
+SHARDS = 2  # the corpus in two halves (each every file several times, every mode in turn), one per test process
+
+
+@pytest.mark.slow  # about 2 minutes in all: `pytest -m 'not slow'` for a quick run
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_a_corpus_of_mutants_validate_accepts_runs_every_command(shard, tmp_path):
+    size = CORPUS // SHARDS
+    results = [run_case(case, tmp_path) for case in range(shard * size, (shard + 1) * size)]
     accepted = [r for r in results if r.accepted]
     failures = [text for r in results for kind, text in r.findings]
     assert not failures, "\n".join(failures[:20])
     # the mutator is neither too gentle nor too rough: most mutants validate, some do not
-    assert CORPUS * 0.6 < len(accepted) < CORPUS, len(accepted)
+    assert size * 0.6 < len(accepted) < size, len(accepted)
     # every file and every bet mode of a file with several was played
     assert len({r.file for r in accepted}) == len({r.file for r in results})
     assert {r.mode for r in accepted if r.file == "hold_and_respin_coins.toml"} == {"base", "ante", "coin_buy", "prize_spins"}

@@ -130,12 +130,14 @@ def test_every_spin_of_a_small_game_chains_as_the_reference(tmp_path, rule):
     assert cascades > 0  # the game does cascade
 
 
-def test_position_multipliers_grow_on_the_cells_of_each_win_as_the_reference(tmp_path):
-    """Every spin of the small cluster game with a cell's multiplier x2, x3, x5 after its 1st, 2nd, 3rd win: the
-    compiled chain = the reference, and some chains pay more than without the grid (a cell won twice)."""
-    plain = load(tmp_path, game_text("cluster", SMALL_REELS["cluster"]), "plain.toml")
-    game = load(tmp_path, game_text("cluster", SMALL_REELS["cluster"], features="position_multipliers = [2, 3, 5]"))
-    lengths = [len(s.split()) for s in SMALL_REELS["cluster"]]
+@pytest.mark.parametrize("rule", list(SMALL_REELS))
+def test_position_multipliers_grow_on_the_cells_of_each_win_as_the_reference(tmp_path, rule):
+    """Every spin of the small game of each pay rule with a cell's multiplier x2, x3, x5 after its 1st, 2nd, 3rd
+    win (a win's cells: a cluster's, a symbol's anywhere, a target's ways cells, a line win's): the compiled chain =
+    the reference, and some chains pay more than without the grid (a cell won twice)."""
+    plain = load(tmp_path, game_text(rule, SMALL_REELS[rule]), "plain.toml")
+    game = load(tmp_path, game_text(rule, SMALL_REELS[rule], features="position_multipliers = [2, 3, 5]"))
+    lengths = [len(s.split()) for s in SMALL_REELS[rule]]
     grown = 0
     for stops in itertools.product(*[range(n) for n in lengths]):
         first, paid, _ = compiled_chain(game, stops)
@@ -170,7 +172,7 @@ def random_tumble_game(draw):
     global_multiplier = (f"\nladder_step = {step}" if step else "") + (
         f"\nladder_cap = {draw(st.integers(max(ladder), 12))}" if step and draw(st.booleans()) else "") + (
         f'\nladder_applies = "{draw(st.sampled_from(["drop", "chain"]))}"')
-    if rule == "cluster" and draw(st.booleans()):  # position multipliers: a cell's after each win on it
+    if draw(st.booleans()):  # position multipliers: a cell's after each win on it
         global_multiplier += f"\nposition_multipliers = {sorted(draw(st.lists(st.integers(0, 4), min_size=1, max_size=4)))}"
     stops = [draw(st.integers(0, len(r.split()) - 1)) for r in reels]
     return rule, reels, ladder, stops, draw(st.integers(0, 12)), global_multiplier
@@ -310,7 +312,6 @@ BAD = [
     ('multiplier_symbol = "M"\nmultiplier_values = "t"\nmultiplier_symbols = "add"',
      '[tables.t]\nentries = [{ value = 2, weight = 1 }]', "need ladder_applies = \"chain\""),
     ('free_spins_ladder_step = 2', "", "free_spins_ladder_step needs trigger"),
-    ('position_multipliers = [1, 2]', "", "played on cluster pays"),
     ('position_multipliers_keep = "feature"', "", "position_multipliers_keep needs position_multipliers"),
     ('position_multipliers = [2, 1]', "", "entry 2 (1) is below entry 1 (2)"),
     ('position_multipliers = [1, 2]\nposition_multipliers_keep = "feature"', "", "need free spins"),

@@ -51,7 +51,7 @@ class Rule:
     the editors' figures, see :func:`workbench.exact.par`),
     ``classic_round`` (``round_model(game, stake) -> RoundModel``), ``screen_bound`` (``units(game, scale)``: the
     most one screen pays), ``reference`` (the reference evaluator's ``wins(game, shown, multipliers, rows, out) ->
-    records``), ``reference_drop`` (its ``drop(game, shown) -> (pay, cells)`` of a tumble), ``trigger_hit``
+    records``), ``reference_drop`` (its ``drop(game, shown) -> (pay, cells)`` of a tumble), ``reference_drop_wins`` (the same drop's paid wins, each ``(pay, cells)``: what position multipliers multiply), ``trigger_hit``
     (exact hit frequency of a trigger's paying game), ``award_cross`` (exact sum of weight x starts x screen pay
     for a bonus award).  ``describe(game)``: the rule in words for reports.  Validation: ``wilds_pay`` (a wild
     may have pays of its own), ``pays_where`` (where the rule finds wins, for messages), ``count_what`` (what a
@@ -88,6 +88,7 @@ class Rule:
     screen_bound: str | None = None
     reference: str | None = None
     reference_drop: str | None = None
+    reference_drop_wins: str | None = None
     trigger_hit: str | None = None
     award_cross: str | None = None
     describe: Callable = field(default=lambda game: "")
@@ -198,7 +199,7 @@ LINES = register(Rule(
     hits_counted=("Hits are counted over the full cycle of equally likely stop combinations (all lines); the "
                   "probability of a line combination is per line and spin"),
     classic_round="workbench.rounds.plain:lines_round_model", screen_bound="workbench.rounds.bounds:lines_units",
-    reference="workbench.reference:lines_spin_wins", reference_drop="workbench.reference:lines_drop", award_cross="workbench.exact.triggers:lines_cross",
+    reference="workbench.reference:lines_spin_wins", reference_drop="workbench.reference:lines_drop", reference_drop_wins="workbench.reference:lines_drop_wins", award_cross="workbench.exact.triggers:lines_cross",
     describe=lambda game: _LINE_DIRECTIONS[game.pays.direction]))
 WAYS = register(Rule(
     "ways", "ways", runs=True, heights=True, pays_where="on adjacent reels from reel 1", per_hit="ways_per_hit",
@@ -208,7 +209,7 @@ WAYS = register(Rule(
                   "combination; its RTP counts every way"),
     analysis="workbench.exact.ways:analyse_ways", classic_round="workbench.rounds.ways:round_model",
     screen_bound="workbench.rounds.bounds:ways_units", reference="workbench.reference:ways_spin_wins",
-    reference_drop="workbench.reference:ways_drop",
+    reference_drop="workbench.reference:ways_drop", reference_drop_wins="workbench.reference:ways_drop_wins",
     trigger_hit="workbench.exact.triggers:ways_trigger_hit", award_cross="workbench.exact.triggers:ways_cross",
     describe=_ways_text))
 SCATTER_PAYS = register(Rule(
@@ -220,7 +221,7 @@ SCATTER_PAYS = register(Rule(
                   "symbol's count pays"),
     analysis="workbench.exact.anywhere:analyse_scatter_pays", classic_round="workbench.rounds.anywhere:round_model",
     screen_bound="workbench.rounds.bounds:anywhere_units", reference="workbench.reference:anywhere_spin_wins",
-    reference_drop="workbench.reference:anywhere_drop",
+    reference_drop="workbench.reference:anywhere_drop", reference_drop_wins="workbench.reference:anywhere_drop_wins",
     trigger_hit="workbench.exact.triggers:analysed_trigger_hit", award_cross="workbench.exact.triggers:anywhere_cross",
     describe=lambda game: "pay anywhere: a count of a symbol anywhere on the screen"))
 CLUSTER = register(Rule(
@@ -235,7 +236,7 @@ CLUSTER = register(Rule(
                   "one cluster of the size band; its RTP counts every such cluster"),
     analysis="workbench.exact.cluster:analyse_cluster", classic_round="workbench.rounds.cluster:round_model",
     screen_bound="workbench.rounds.bounds:cluster_units", reference="workbench.reference:cluster_spin_wins",
-    reference_drop="workbench.reference:cluster_drop",
+    reference_drop="workbench.reference:cluster_drop", reference_drop_wins="workbench.reference:cluster_drop_wins",
     trigger_hit="workbench.exact.triggers:analysed_trigger_hit",
     describe=lambda game: "cluster pays: adjacent cells of a symbol (up, down, left, right), wilds joining; every "
                           "cluster pays"))

@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..model import Game, Strip, StripSet, rules
 from .cycle import multiplier_tables
 from .screens import screen
-from .pays import cluster_band, find_clusters, line_wins
+from .pays import line_wins
 
 
 def _pick(rng, weights) -> int:
@@ -453,18 +453,19 @@ class PositionCells:
         return 0 if wins == 0 else self.values[min(wins, len(self.values)) - 1]
 
     def drop(self, game: Game, shown: list) -> tuple[Fraction, set]:
-        """:func:`drop_wins` of a cluster game with the cells' multipliers: each paid cluster x the sum of its cells'
-        (x1 when 0), read before the drop's clusters add a win to each of their cells."""
-        pay, cells, won = Fraction(0), set(), []
-        for symbol, cluster in find_clusters(game, shown):
-            band = cluster_band(game, symbol, len(cluster))
-            if band:
-                m = sum(self.multiplier(cell) for cell in cluster)
-                pay += game.bet.credits(game.paytable[symbol][band], game.bet.line_pay_unit) * (m if m > 0 else 1)
-                cells |= set(cluster)
-                won.append(cluster)
-        for cluster in won:
-            for cell in cluster:
+        """:func:`drop_wins` with the cells' multipliers: each paid win (a cluster, a symbol anywhere, a target's
+        ways, a line's win: the rule's ``reference_drop_wins``) x the sum of its cells' multipliers (x1 when 0),
+        read before the drop's wins add a win to each of their cells."""
+        if game.rule.reference_drop_wins is None:
+            raise ValueError(f"no position-multiplier reference for rule {game.pays.rule!r}")
+        wins = rules.part(game.rule, "reference_drop_wins")(game, shown)
+        pay, cells = Fraction(0), set()
+        for paid, won in wins:
+            m = sum(self.multiplier(cell) for cell in won)
+            pay += paid * (m if m > 0 else 1)
+            cells |= won
+        for _, won in wins:
+            for cell in won:
                 self.hits[cell] += 1
         return pay, cells
 

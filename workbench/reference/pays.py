@@ -222,43 +222,73 @@ def cluster_spin_wins(game: Game, shown: list, mults: list, rows: list, out: dic
     return records
 
 
-def lines_drop(game: Game, shown: list) -> tuple[Fraction, set]:
-    """A drop of a lines game: every paid win's first ``count`` cells of its line (left to right)."""
-    pay, cells, unit = Fraction(0), set(), game.bet.line_pay_unit
+def lines_drop_wins(game: Game, shown: list) -> list[tuple[Fraction, set]]:
+    """The paid wins of a lines drop, each (pay in credits, its cells): a line's best win and the first ``count``
+    cells of its line (left to right)."""
+    out, unit = [], game.bet.line_pay_unit
     for l, line_rows in enumerate(game.paylines):
         win = line_win(game, [shown[reel][row] for reel, row in enumerate(line_rows)], "", l)
         if win is not None and win.pay > 0:
-            pay += game.bet.credits(win.paid, unit)
-            cells |= {(reel, line_rows[reel]) for reel in range(win.count)}
+            out.append((game.bet.credits(win.paid, unit), {(reel, line_rows[reel]) for reel in range(win.count)}))
+    return out
+
+
+def ways_drop_wins(game: Game, shown: list) -> list[tuple[Fraction, set]]:
+    """The paid wins of a ways drop, each (pay in credits, its cells): a target's ways and the cells matching it
+    on its first ``count`` reels."""
+    out, unit = [], game.bet.line_pay_unit
+    for target, pays in game.paytable.items():
+        _, k, ways, _ = ways_count(game, shown, target)
+        if k and pays[k] > 0:
+            out.append((game.bet.credits(pays[k] * ways, unit),
+                        {(reel, row) for reel in range(k) for row, s in enumerate(shown[reel]) if matches(game, s, target)}))
+    return out
+
+
+def anywhere_drop_wins(game: Game, shown: list) -> list[tuple[Fraction, set]]:
+    """The paid wins of a pay-anywhere drop, each (pay in credits, its cells): a symbol's count and every cell
+    showing it."""
+    unit = game.bet.line_pay_unit
+    return [(game.bet.credits(win.paid, unit),
+             {(reel, row) for reel, column in enumerate(shown) for row, s in enumerate(column) if s == win.target})
+            for win in scatter_pays_wins(game, shown)]
+
+
+def cluster_drop_wins(game: Game, shown: list) -> list[tuple[Fraction, set]]:
+    """The paid wins of a cluster drop, each (pay in credits, its cells): a cluster in a paying band and its
+    cells (wilds included)."""
+    out, unit = [], game.bet.line_pay_unit
+    for symbol, cluster in find_clusters(game, shown):
+        band = cluster_band(game, symbol, len(cluster))
+        if band:
+            out.append((game.bet.credits(game.paytable[symbol][band], unit), set(cluster)))
+    return out
+
+
+def _drop(wins: list) -> tuple[Fraction, set]:
+    """A drop's pay and removed cells: its wins' pays added, their cells together."""
+    pay, cells = Fraction(0), set()
+    for paid, won in wins:
+        pay += paid
+        cells |= won
     return pay, cells
+
+
+def lines_drop(game: Game, shown: list) -> tuple[Fraction, set]:
+    """A drop of a lines game: every paid win's first ``count`` cells of its line (left to right)."""
+    return _drop(lines_drop_wins(game, shown))
 
 
 def ways_drop(game: Game, shown: list) -> tuple[Fraction, set]:
     """A drop of a ways game: the cells matching a paid target on its first ``count`` reels."""
-    pay, cells, unit = Fraction(0), set(), game.bet.line_pay_unit
-    for target, pays in game.paytable.items():
-        _, k, ways, _ = ways_count(game, shown, target)
-        if k and pays[k] > 0:
-            pay += game.bet.credits(pays[k] * ways, unit)
-            cells |= {(reel, row) for reel in range(k) for row, s in enumerate(shown[reel]) if matches(game, s, target)}
-    return pay, cells
+    return _drop(ways_drop_wins(game, shown))
 
 
 def anywhere_drop(game: Game, shown: list) -> tuple[Fraction, set]:
     """A drop of a pay-anywhere game: every cell showing a paid symbol."""
-    pay, cells, unit = Fraction(0), set(), game.bet.line_pay_unit
-    for win in scatter_pays_wins(game, shown):
-        pay += game.bet.credits(win.paid, unit)
-        cells |= {(reel, row) for reel, column in enumerate(shown) for row, s in enumerate(column) if s == win.target}
-    return pay, cells
+    return _drop(anywhere_drop_wins(game, shown))
 
 
 def cluster_drop(game: Game, shown: list) -> tuple[Fraction, set]:
     """A drop of a cluster game: every cell of a paid cluster (wilds included)."""
-    pay, cells, unit = Fraction(0), set(), game.bet.line_pay_unit
-    for symbol, cluster in find_clusters(game, shown):
-        band = cluster_band(game, symbol, len(cluster))
-        if band:
-            pay += game.bet.credits(game.paytable[symbol][band], unit)
-            cells |= set(cluster)
-    return pay, cells
+    return _drop(cluster_drop_wins(game, shown))

@@ -47,6 +47,7 @@ MULTIPLIER_SYMBOLS = ("multiply", "add")  # the multiplier symbols' total multip
 POSITIONS_IN = ("all", "free_spins")  # position multipliers in the base game and the free spins, or the free spins only
 POSITIONS_KEEP = ("spin", "feature")  # the grid restarts every spin, or the free spins keep one for the feature
 MAX_POSITION_VALUES = 1000  # entries of position_multipliers
+POSITION_RULES = ("lines", "ways", "scatter_pays", "cluster")  # pay rules whose wins' cells the tumble multiplies
 
 FREE_SPINS_PARAMS = {
     "trigger": Param("trigger", "the scatter trigger ([triggers.*] with scatter = ...) that starts the free spins"),
@@ -428,9 +429,9 @@ TUMBLE_PARAMS = {
                                        "x the total) or add (the total is added to the rung that multiplies the chain; "
                                        "needs ladder_applies = chain) (absent: multiply)", required=False,
                                 choices=MULTIPLIER_SYMBOLS),
-    "position_multipliers": Param("int_list", "cluster pays: a grid cell's multiplier after the 1st, 2nd, ... winning "
-                                              "cluster on it (the last repeats; 0 marks the cell only); a cluster pays x "
-                                              "the sum of its cells' multipliers (x1 when 0) (absent: none)",
+    "position_multipliers": Param("int_list", "a grid cell's multiplier after the 1st, 2nd, ... win on it (the last "
+                                              "repeats; 0 marks the cell only); a win (cluster, symbol anywhere, ways, "
+                                              "line) pays x the sum of its cells' multipliers (x1 when 0) (absent: none)",
                                   required=False, min=0, max=MAX_MULTIPLIER),
     "position_multipliers_in": Param("str", "where the grid plays: all (base game and free spins) or free_spins "
                                             "(absent: all)", required=False, choices=POSITIONS_IN),
@@ -563,9 +564,9 @@ def check_positions(features: dict, report, pays) -> None:
             report(("features", key), f"{key} needs position_multipliers (a cell's multiplier after each win on it)")
     if values is None:
         return
-    if pays.definition.counts != "cluster":  # a rule that pays clusters (model.rules)
-        report(("features", "position_multipliers"), "position multipliers are played on cluster pays (a win's cells "
-                                                     f"are its cluster's), not [pays] rule = {pays.rule!r}")
+    if pays.rule not in POSITION_RULES:  # the rules whose wins' cells the tumble knows
+        report(("features", "position_multipliers"), f"position multipliers are played on {', '.join(POSITION_RULES)} "
+                                                     f"pays, not [pays] rule = {pays.rule!r}")
     if isinstance(values, list):
         if not values or len(values) > MAX_POSITION_VALUES:
             report(("features", "position_multipliers"), f"list 1 to {MAX_POSITION_VALUES:,} multipliers, one per "

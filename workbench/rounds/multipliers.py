@@ -5,12 +5,14 @@ multipliers on the grid.
 ``ladder_step`` higher up to ``ladder_cap``; it climbs a rung per winning cascade, or (``free_spins_ladder_grows =
 "spin"``) per free spin, or (``"win"``) per free spin whose drops win; ``ladder_applies = "chain"`` pays the chain's total x the rung it reached.
 
-**Position multipliers** (:data:`PositionGrid`): a cell's multiplier grows with every winning cluster on it.
+**Position multipliers** (:data:`PositionGrid`): a cell's multiplier grows with every win on it.
 
-``[features] position_multipliers = [v1, v2, ...]``: a cell's multiplier after the 1st, 2nd, ... winning cluster that
-covered it (the last entry repeats; 0 marks the cell without multiplying, as games that only mark a cell on its first
-win).  A paid cluster pays x the sum of its cells' multipliers (x1 when that sum is 0), read before the drop's wins grow
-them (:func:`workbench.pays.cluster.cluster_pay_screen`).  The cells are grid positions: they stay where they are while
+``[features] position_multipliers = [v1, v2, ...]``: a cell's multiplier after the 1st, 2nd, ... win that covered it
+(the last entry repeats; 0 marks the cell without multiplying, as games that only mark a cell on its first win).  A
+paid win pays x the sum of its cells' multipliers (x1 when that sum is 0), read before the drop's wins grow them.  A
+win's cells are those the tumble removes for it: a cluster's (:func:`workbench.pays.cluster.cluster_pay_screen`),
+every cell showing a paid symbol anywhere, a target's matching cells on its ways' reels, a line win's first cells
+(:func:`workbench.rounds.tumble.pay_screen`).  The cells are grid positions: they stay where they are while
 the symbols fall.  ``position_multipliers_in``: ``all`` (the base game and the free spins) or ``free_spins``;
 ``position_multipliers_keep``: ``spin`` (the grid restarts with every spin, so it lives through one chain) or
 ``feature`` (the free spins keep one grid for the whole feature; base spins still restart it).

@@ -159,6 +159,12 @@ def collapse(p, st, s, rng):
 
 
 @njit(cache=True, inline="always")
+def _times_cells(units, m):
+    """A win of ``units`` x the sum ``m`` of its cells' position multipliers (x1 while that sum is 0)."""
+    return units * m if m > 0 else units
+
+
+@njit(cache=True, inline="always")
 def _pay_anywhere(pa, screen, remove):
     total = anywhere_pay_screen(pa.anywhere, screen, pa.rows, pa.counts)
     if total > 0:  # remove every cell of a paid symbol
@@ -170,6 +176,19 @@ def _pay_anywhere(pa, screen, remove):
                 j = lookup[screen[r, row]]
                 if j >= 0 and pays[j, counts[j]] > 0:
                     remove[r, row] = True
+        if pa.cell_mult.shape[0] > 0:  # position multipliers: a symbol's win x the sum over every cell showing it
+            total = 0
+            for j in range(counts.shape[0]):
+                units = pays[j, counts[j]]
+                if units == 0:
+                    continue
+                m = 0
+                for r in range(pa.rows.shape[0]):
+                    for row in range(pa.rows[r]):
+                        if lookup[screen[r, row]] == j:
+                            m += pa.cell_mult[r, row]
+                            pa.cell_wins[r, row] += 1
+                total += _times_cells(units, m)
     return total
 
 
@@ -192,11 +211,16 @@ def _pay_ways(pa, screen, remove):
             run += 1
         units = pa.tpays[t, run]
         if units > 0:
-            total += units * ways
+            m = 0
+            positions = pa.cell_mult.shape[0] > 0
             for r in range(pa.tcount[t, run]):
                 for row in range(rows[r]):
                     if match[screen[r, row], t]:
                         remove[r, row] = True
+                        if positions:  # the target's win x the sum over its matching cells
+                            m += pa.cell_mult[r, row]
+                            pa.cell_wins[r, row] += 1
+            total += _times_cells(units * ways, m)
     return total
 
 
@@ -221,9 +245,13 @@ def _pay_lines(pa, screen, remove):
                 best = units
                 best_count = pa.tcount[t, run]
         if best > 0:
-            total += best
+            m = 0
             for r in range(best_count):
                 remove[r, line_rows[l, r]] = True
+                if pa.cell_mult.shape[0] > 0:  # the line's win x the sum over its winning cells
+                    m += pa.cell_mult[r, line_rows[l, r]]
+                    pa.cell_wins[r, line_rows[l, r]] += 1
+            total += _times_cells(best, m)
     return total
 
 
