@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mutant_corpus import run_case, within_box
+from mutant_corpus import case_spec, played_mode, run_case, within_box
 from workbench.errors import ReelsetError, SimulationError
 from workbench.io import load_game, loads_game, reelsets_dir
 from workbench.lints import check_file
@@ -73,9 +73,20 @@ def test_a_corpus_of_mutants_validate_accepts_runs_every_command(shard, tmp_path
     assert not failures, "\n".join(failures[:20])
     # the mutator is neither too gentle nor too rough: most mutants validate, some do not
     assert size * 0.6 < len(accepted) < size, len(accepted)
-    # every file and every bet mode of a file with several was played
+    # every file was played (every bet mode: the test below)
     assert len({r.file for r in accepted}) == len({r.file for r in results})
-    assert {r.mode for r in accepted if r.file == "hold_and_respin_coins.toml"} == {"base", "ante", "coin_buy", "prize_spins"}
+
+
+def test_every_bet_mode_of_a_file_with_several_is_played_by_the_corpus(tmp_path):
+    """Across the whole corpus (both halves above), an accepted mutant of hold_and_respin_coins plays each of its
+    bet modes: its mutants validated alone, each accepted one's mode as the corpus picks it."""
+    cases = [c for c in range(CORPUS) if case_spec(c)[0].stem == "hold_and_respin_coins"]
+    played = set()
+    for case in cases:
+        if run_case(case, tmp_path, commands=False).accepted:
+            game = load_game(str(tmp_path / f"hold_and_respin_coins_case{case}.toml"))
+            played.add(played_mode(case, list(game.all_bet_modes)))
+    assert played == {"base", "ante", "coin_buy", "prize_spins"}
 
 
 # ---------------------------------------------------------------------------
