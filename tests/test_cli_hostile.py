@@ -206,15 +206,16 @@ def test_whole_numbers_may_be_written_with_underscores_or_an_exponent():
             parse(bad)
 
 
-def test_warm_hands_out_one_game_of_each_compiled_group_first():
-    """``warm --workers N`` starts one game per (round template, pay rule, direction) before the rest, so that
-    different groups compile side by side and a group's later games find its code cached."""
-    from workbench.cli.commands import _warm_order
+def test_warm_groups_games_by_the_code_they_share():
+    """``warm --workers N`` starts the first game of each (round template, pay rule, direction) at once and the rest
+    of a group when its first game is cached: every game in exactly one group, groups of one compiled kind."""
+    from workbench.cli.commands import _warm_groups
     from workbench.io import example_games, load_game, shipped_games
 
     names = shipped_games() + example_games()
-    order = _warm_order(names)
-    assert sorted(order) == sorted(names)
-    groups = [(g.game_module, g.pays.rule, g.pays.direction) for g in map(load_game, order)]
-    firsts = len(set(groups))
-    assert len(set(groups[:firsts])) == firsts  # every group once, before any group's second game
+    groups = _warm_groups(names)
+    assert sorted(n for first, rest in groups for n in [first, *rest]) == sorted(names)
+    kinds = [{(g.game_module, g.pays.rule, g.pays.direction) for g in map(load_game, [first, *rest])}
+             for first, rest in groups]
+    assert all(len(k) == 1 for k in kinds) and len({next(iter(k)) for k in kinds}) == len(groups)
+    assert any(rest for _, rest in groups)  # the gallery shares code: some group has several games

@@ -328,21 +328,18 @@ def _warm_one(name: str) -> float:
     return time.perf_counter() - start
 
 
-def _warm_order(names: list[str]) -> list[str]:
-    """``names`` with the first game of every (round template, pay rule, direction) first.
-
-    Games of one group share their compiled code; with several processes, putting one
-    of each group first lets different groups compile side by side while the rest of a
-    group (then mostly cache hits) waits for its first game to be cached."""
+def _warm_groups(names: list[str]) -> list[tuple[str, list[str]]]:
+    """``names`` by compiled group (round template, pay rule, direction), in file order: each group's first game
+    and the games after it.  A group's games share their compiled code, so with several processes the first game of
+    every group compiles side by side with the others, and the rest of a group starts once it is cached (then
+    mostly cache hits, rather than the same code compiled twice at once)."""
     from ..io import load_game
 
-    leaders, followers, seen = [], [], set()
+    groups: dict = {}
     for name in names:
         game = load_game(name)
-        group = (game.game_module, game.pays.rule, game.pays.direction)
-        (followers if group in seen else leaders).append(name)
-        seen.add(group)
-    return leaders + followers
+        groups.setdefault((game.game_module, game.pays.rule, game.pays.direction), []).append(name)
+    return [(members[0], members[1:]) for members in groups.values()]
 
 
 def cmd_warm(args) -> int:
@@ -354,11 +351,15 @@ def cmd_warm(args) -> int:
             print(f"{name}: compiled code cached ({_warm_one(name):.1f} s)", flush=True)
         return EXIT_OK
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     # spawn, not fork: a forked child of a process that has run numba's threads may hang
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        jobs = {pool.submit(_warm_one, name): name for name in _warm_order(names)}
-        for job in as_completed(jobs):
-            print(f"{jobs[job]}: compiled code cached ({job.result():.1f} s)", flush=True)
+        running = {pool.submit(_warm_one, first): (first, rest) for first, rest in _warm_groups(names)}
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for job in done:
+                name, rest = running.pop(job)
+                print(f"{name}: compiled code cached ({job.result():.1f} s)", flush=True)
+                running.update({pool.submit(_warm_one, other): (other, []) for other in rest})
     return EXIT_OK
