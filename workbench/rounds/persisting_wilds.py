@@ -43,8 +43,6 @@ def check_persisting_wilds(features: dict, report, refs: dict) -> None:
         return
     check_screen_wilds(features, report, refs, key, "persisting wilds need wild_symbol = the wild the scatters turn into",
                        "persisting wilds are placed cell by cell")
-    if refs.get("heights"):
-        report(key, "persisting wilds need fixed reel heights ([grid] heights draws them per spin)")
     if not names:
         report(key, "name at least one symbol of the trigger's scatter group (or leave free_spins_persisting_wilds out)")
         return
