@@ -248,14 +248,32 @@ class BonusAwards:
 
     @cached_property
     def table(self) -> pd.DataFrame:
-        """One row per award: value (award unit), weight, probability, share of the bonus RTP."""
+        """One row per award (a wheel: per segment): value (award unit), weight, probability (of one draw or wheel
+        spin), ``segment`` (a wheel's segment in words, else "table"), ``per_award`` (how often one award lands on it,
+        on average: a table's probability), share of the bonus RTP."""
+        from ..model.wheel_segments import is_wheel
+
         game, table = self.sheet.game, self.sheet.game.tables[self.trigger.award]
         total = table.total_weight
         mean = float(self.moments[0]) or 1.0
+        landings = self.wheel.landings if is_wheel(table) else [Fraction(w, total) for w in table.weights]
         rows = []
-        for entry, w in zip(table.entries, table.weights):
-            value = Fraction(str(entry["value"]))
+        for entry, w, lands in zip(table.entries, table.weights, landings):
+            value = Fraction(str(entry.get("value", 0)))
             units = self.sheet.scale.units(game.bet.credits(value, self.trigger.award_unit))
+            again = entry.get("award") == "cash" and entry.get("again", False)
+            segment = "table" if "award" not in entry else f"{entry['award']}{', spins again' if again else ''}"
             rows.append({"trigger": self.name, "award": float(value), "unit": self.trigger.award_unit, "weight": w,
-                         "probability": w / total, "bonus_rtp_share": w * units / total / mean})
-        return pd.DataFrame(rows, columns=["trigger", "award", "unit", "weight", "probability", "bonus_rtp_share"])
+                         "probability": w / total, "segment": segment, "per_award": float(lands),
+                         "bonus_rtp_share": float(lands) * units / mean})
+        return pd.DataFrame(rows, columns=["trigger", "award", "unit", "weight", "probability", "segment", "per_award",
+                                           "bonus_rtp_share"])
+
+    @cached_property
+    def wheel(self):
+        """The exact value of one award of the trigger's wheel, in the table's values
+        (:class:`workbench.exact.wheels.WheelValue`)."""
+        from .wheels import segments_of, wheel_value
+
+        return wheel_value(segments_of(self.sheet.game.tables[self.trigger.award]), self.trigger.award_repeat_cash,
+                           self.trigger.award_max_spins)

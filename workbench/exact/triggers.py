@@ -251,12 +251,21 @@ def combination_trigger_counts(game: Game, strip_set: StripSet, windows: list[Re
 
 
 def award_moments(game: Game, trigger: Trigger, scale: PayScale) -> tuple:
-    """(mean, variance, P(award = 0), largest award) of the trigger's award in pay units (Fractions; the last an int)."""
+    """(mean, variance, P(award = 0), largest award) of the trigger's award in pay units (Fractions; the last an int):
+    of its table, or of the total one spin of its wheel pays (:func:`workbench.exact.wheels.wheel_value`)."""
     from fractions import Fraction
+
+    from ..model.wheel_segments import is_wheel
+    from .wheels import WheelSegment, wheel_value
 
     table = game.tables[trigger.award]
     total = table.total_weight
-    values = [scale.units(game.bet.credits(Fraction(str(e["value"])), trigger.award_unit)) for e in table.entries]
+    values = [scale.units(game.bet.credits(Fraction(str(e.get("value", 0))), trigger.award_unit)) for e in table.entries]
+    if is_wheel(table):
+        segments = [WheelSegment(e["award"], Fraction(v), e["award"] == "respin" or bool(e.get("again", False)), int(w))
+                    for e, v, w in zip(table.entries, values, table.weights)]
+        v = wheel_value(segments, trigger.award_repeat_cash, trigger.award_max_spins)
+        return v.cash, v.cash_variance, v.cash_zero, int(v.cash_max)
     mean = Fraction(sum(w * v for w, v in zip(table.weights, values)), total)
     second = Fraction(sum(w * v * v for w, v in zip(table.weights, values)), total)
     zero = Fraction(sum(w for w, v in zip(table.weights, values) if v == 0), total)

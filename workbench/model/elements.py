@@ -317,6 +317,10 @@ class Trigger:
     starts at most one.  ``award`` names a weighted table whose entries' ``value``
     the bonus pays, in ``award_unit`` (x total bet by default); without it the
     trigger only reports how often it fires (a game module plays the feature).
+    An award table of wheel segments (``award = "cash"`` / ``"respin"``,
+    ``again``) is a wheel: the bonus spins it until a segment without ``again``,
+    at most ``award_max_spins`` times; without ``award_repeat_cash`` a cash prize
+    won cannot be won again within the award (``model.wheel_segments``).
     """
 
     name: str
@@ -326,6 +330,8 @@ class Trigger:
     per_line: bool = False
     award: str | None = None
     award_unit: str = "total_bet"
+    award_repeat_cash: bool = True
+    award_max_spins: int = 100
 
     @property
     def source(self) -> str:

@@ -47,6 +47,10 @@ def pay_scale(game: Game) -> PayScale:
     for group in game.scatters.values():
         values += [game.bet.credits(p, group.unit) for p in group.pays.values()]
     values += [game.bet.credits(v, "total_bet") for v in feature_amounts(game)]
+    for trigger in game.triggers.values():  # bonus awards (a table or a wheel), in their award_unit
+        if trigger.award is not None and trigger.award in game.tables:
+            values += [game.bet.credits(Fraction(str(e["value"])), trigger.award_unit)
+                       for e in game.tables[trigger.award].entries if "value" in e]
     denominator = 1
     for v in values:
         denominator = math.lcm(denominator, Fraction(v).denominator)

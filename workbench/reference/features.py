@@ -9,6 +9,7 @@ from ..model import Game, Strip, StripSet, rules
 from .cycle import multiplier_tables
 from .screens import screen
 from .pays import line_wins
+from .wheels import spin_wheel_table
 
 
 def _pick(rng, weights) -> int:
@@ -100,31 +101,12 @@ def forced_screen(game: Game, count: int, rng, tries: int = 10_000_000) -> Fract
 
 
 def wheel_award(game: Game, rng) -> tuple[Fraction, int, int]:
-    """One award of the wheel ``[features] wheel`` names, spun slowly: (cash, credits per bet multiplier; free spins;
-    meter spins).  Straight from docs/reelset-format.md: spin, draw a segment by weight among those whose cash prize
-    was not won in this award (without ``wheel_repeat_cash``), take its award; spin again after a ``respin`` or an
-    ``again`` segment; stop after ``wheel_max_spins`` spins or when nothing of weight is left."""
+    """One award of the wheel ``[features] wheel`` names, spun slowly (:func:`workbench.reference.wheels.spin_wheel_table`):
+    (cash, credits per bet multiplier; free spins; meter spins)."""
     f = game.features
-    table = game.tables[f["wheel"]]
-    won: set = set()
-    cash, spins, meter = Fraction(0), 0, 0
-    for _ in range(int(f.get("wheel_max_spins", 100))):
-        left = [(e, w) for e, w in zip(table.entries, table.weights)
-                if not (e["award"] == "cash" and Fraction(str(e["value"])) in won)]
-        if sum(w for _, w in left) == 0:
-            break
-        segment = left[_pick(rng, [w for _, w in left])][0]
-        if segment["award"] == "cash":
-            cash += Fraction(str(segment["value"])) * game.bet.cost
-            if not f.get("wheel_repeat_cash", True):
-                won.add(Fraction(str(segment["value"])))
-        elif segment["award"] == "free_spins":
-            spins += int(segment["value"])
-        elif segment["award"] == "meter_spins":
-            meter += int(segment["value"])
-        if not (segment["award"] == "respin" or segment.get("again", False)):
-            break
-    return cash, spins, meter
+    cash, spins, meter = spin_wheel_table(game.tables[f["wheel"]], bool(f.get("wheel_repeat_cash", True)),
+                                          int(f.get("wheel_max_spins", 100)), rng)
+    return cash * game.bet.cost, spins, meter
 
 
 def trigger_screen(game: Game, count: int, rng, or_more: bool = False, tries: int = 10_000_000) -> list[list[str]]:

@@ -13,7 +13,8 @@ import pandas as pd
 from .formats import _frame, fmt_count, fmt_money, fmt_pct, parameters_text
 from ..rounds.random_wilds import random_wilds_summary
 from ..rounds.persisting_wilds import persisting_wilds_summary
-from ..rounds.wheels import wheel_summary
+from ..model.wheel_segments import is_wheel
+from ..rounds.wheels import bonus_wheel_summary, wheel_summary
 
 
 def _module_summary(game) -> str:
@@ -83,7 +84,9 @@ def pay_rule_text(game) -> str:
 def _trigger_text(game, t) -> str:
     where = "on a line from reel 1" if game.pays.is_lines else "on adjacent reels from reel 1"
     text = f"{t.name}: {t.min_count}+ {t.scatter}" if t.combination is None else f"{t.name}: {t.min_count}+ {t.combination} {where}"
-    if t.award:
+    if t.award and is_wheel(game.tables[t.award]):
+        text += f", pays one award of wheel {t.award} (bonus wheel: x {t.award_unit.replace('_', ' ')})"
+    elif t.award:
         text += f", pays an award from table {t.award} (x {t.award_unit.replace('_', ' ')})"
     return text
 
@@ -115,6 +118,7 @@ def game_overview(game) -> pd.DataFrame:
         *([("mystery symbols", mystery_text(game))] if any(s.kind == "mystery" for s in game.symbols.values()) else []),
         *([("wild reels", wild_reels_text(game))] if any(s.wild_reels for s in game.strip_sets.values()) else []),
         *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
+        *([("bonus wheel", bonus_wheel_summary(game))] if bonus_wheel_summary(game) else []),
         *([("random wilds", random_wilds_summary(game))] if "free_spins_random_wilds" in game.features else []),
         *([("persisting wilds", persisting_wilds_summary(game))] if "free_spins_persisting_wilds" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),

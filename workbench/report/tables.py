@@ -261,9 +261,15 @@ def bonus_awards_table(sheet) -> pd.DataFrame:
     if not frames:
         return pd.DataFrame()
     t = pd.concat(frames)
-    return pd.DataFrame({"trigger": t["trigger"], "award": [f"{fmt_money(x)} x {u.replace('_', ' ')}" for x, u in zip(t["award"], t["unit"])],
-                         "weight": [f"{w:,}" for w in t["weight"]], "probability": [fmt_pct(x, 2) for x in t["probability"]],
-                         "share of the bonus RTP": [fmt_pct(x, 2) for x in t["bonus_rtp_share"]]}).set_index("trigger")
+    award = [f"{fmt_money(x)} x {u.replace('_', ' ')}" if kind != "respin" else "spin again"
+             for x, u, kind in zip(t["award"], t["unit"], t["segment"])]
+    out = pd.DataFrame({"trigger": t["trigger"], "award": award, "weight": [f"{w:,}" for w in t["weight"]],
+                        "probability": [fmt_pct(x, 2) for x in t["probability"]]})
+    if (t["segment"] != "table").any():  # a wheel: which segment, and how often one award lands on it
+        out["segment"] = list(t["segment"])
+        out["landings per award"] = [fmt_num(x) for x in t["per_award"]]
+    out["share of the bonus RTP"] = [fmt_pct(x, 2) for x in t["bonus_rtp_share"]]
+    return out.set_index("trigger")
 
 
 def prize_table(sheet) -> pd.DataFrame:

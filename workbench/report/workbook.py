@@ -394,9 +394,9 @@ def _bonus_awards(book, sheet) -> None:
         return
     t = pd.concat(frames)
     columns = [("Trigger", None), ("Award", AMOUNT), ("Award unit", None), ("Weight", COUNT), ("Probability", PERCENT),
-               ("Share of the bonus RTP", PERCENT)]
-    rows = [[r["trigger"], r["award"], _unit(r["unit"]), r["weight"], r["probability"], r["bonus_rtp_share"]]
-            for r in t.to_dict("records")]
+               ("Segment", None), ("Landings per award", AMOUNT), ("Share of the bonus RTP", PERCENT)]
+    rows = [[r["trigger"], r["award"], _unit(r["unit"]), r["weight"], r["probability"], r["segment"], r["per_award"],
+             r["bonus_rtp_share"]] for r in t.to_dict("records")]
     _table(book, "Bonus awards", columns, rows)
 
 

@@ -35,7 +35,8 @@ from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.model import RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
 from .windows import base_windows, played_sets
-from .ways import AwardParams, award_table, award_trigger, no_award, pay_award, trigger_window_values
+from .wheels import award_draw
+from .ways import AwardParams, award_trigger, no_award, pay_award, trigger_window_values
 
 AnywhereParams = namedtuple("AnywhereParams", [
     "set_cum",  # int64[n_sets] cumulative choice weights of the base strip sets
@@ -148,8 +149,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
                 if per_window.max(initial=0) > np.iinfo(np.int16).max:
                     raise SimulationError(f"{game.name}: a reel shows more than {np.iinfo(np.int16).max} scatter instances")
                 value[k, i, : len(per_window)] = per_window
-        cum, units = award_table(game, trigger)
-        bonus = AwardParams(np.int64(len(comps) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
+        bonus = AwardParams(comp=np.int64(len(comps) - 1), mode=np.int64(mode), cap=np.int64(trigger.min_count),
+                            value=value, award=award_draw(game, trigger))
     params = AnywhereParams(
         set_cum=base.set_cum,
         total_weight=base.total_weight,

@@ -35,6 +35,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..model import Game, pay_for_count, rules
+from ..model.wheel_segments import is_wheel
 from ..pays.scale import pay_scale
 from ..registry import RoundBound
 
@@ -135,15 +136,20 @@ def screen_units(game: Game, *, scatters: bool = True) -> int:
 
 
 def award_units(game: Game) -> int:
-    """The most one spin's bonus awards pay: the largest award, once per payline when every triggering line starts
+    """The most one spin's bonus awards pay: the largest award (a wheel's largest total), once per payline when every triggering line starts
     one (``per_line``), else once."""
     scale = pay_scale(game)
     total = 0
     for trigger in game.triggers.values():
         if trigger.award is None or trigger.award not in game.tables:
             continue
-        top = max([_units(game, scale, e["value"], trigger.award_unit) for e in game.tables[trigger.award].entries
-                   if isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)] + [0])
+        if is_wheel(game.tables[trigger.award]):  # the largest total one spin of the wheel can pay, exactly
+            from ..exact.triggers import award_moments
+
+            top = award_moments(game, trigger, scale)[3]
+        else:
+            top = max([_units(game, scale, e["value"], trigger.award_unit) for e in game.tables[trigger.award].entries
+                       if isinstance(e.get("value"), (int, float)) and not isinstance(e.get("value"), bool)] + [0])
         times = len(game.paylines) if getattr(trigger, "per_line", False) and game.rule.paylines else 1
         total += top * max(times, 1)
     return total

@@ -57,7 +57,7 @@ from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.kernel import base_components, choose_set, fill_screen, scatter_components, spin_windows
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
-from ..simulate.steps.wheels import spin_wheel
+from ..simulate.steps.wheels import plain_award, spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .counts import count_states, lines_count_states
@@ -602,8 +602,8 @@ def ways_mode(game: Game, mode_name: str, trigger, cap_count: int) -> tuple[Ways
     fields, outcomes = ways_fields(game, sets, counted=True)
     tw = table_wild_outcomes(game, sets, outcomes, fields["vtab"]) if has_table_wilds(game) else no_table_wilds()
     mode, value = trigger_values(game, trigger, sets, outcomes, fields["vtab"].shape)
-    count = AwardParams(np.int64(-1), np.int64(mode), np.int64(cap_count), value, np.ones(1, dtype=np.int64),
-                        np.zeros(1, dtype=np.int64))
+    count = AwardParams(comp=np.int64(-1), mode=np.int64(mode), cap=np.int64(cap_count), value=value,
+                        award=plain_award(np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)))
     per_reel = []
     for k, (strip_set, reels) in enumerate(zip(sets, outcomes)):
         reel_counts = []

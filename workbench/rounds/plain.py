@@ -30,13 +30,16 @@ from ..simulate.kernel import base_components, choose_set, compile_mode, count_g
 from ..simulate.model import BONUS_COUNTER, RoundModel, bonus_reporting
 from ..simulate.rng import weighted_index
 from ..simulate.steps import base_spin, pay_windows
+from ..simulate.steps.wheels import draw_award, plain_award
+from .wheels import award_draw
 
 ClassicParams = namedtuple("ClassicParams", ["base", "lines", "scat", "comp_scatter", "wins", "counts", "cost_units", "bonus"])
 # the (at most one) trigger paying a bonus award: the component it pays to (comp = -1: the game has none); a scatter
 # trigger's group (index in game.scatters, started when its count reaches ``reels`` = min_count) or -1 for a
 # combination trigger, which symbol ids show the combination's symbol, how many reels from reel 1, whether every
-# triggering line starts a bonus; the award table (cumulative weights, pay units). Bonuses started count in counter 0.
-BonusParams = namedtuple("BonusParams", ["comp", "group", "match", "reels", "per_line", "cum", "units"])
+# triggering line starts a bonus; ``award``: its draw (``simulate.steps.wheels.AwardDraw``: a table or a wheel, pay
+# units). Bonuses started count in counter 0.
+BonusParams = namedtuple("BonusParams", ["comp", "group", "match", "reels", "per_line", "award"])
 # Wilds whose multiplier is drawn per landing: ``shows[s, i, w]`` window w of reel i of strip set s shows one;
 # ``table_of[id]`` the table wild a symbol id is (-1: none); ``var_ids[t, e]`` the variant symbol of its e-th
 # multiplier, drawn with the cumulative weights ``cum[t]`` (padded with the total); ``screen`` scratch (reels x rows).
@@ -72,7 +75,7 @@ def pay_bonus(ma, s, rows, wins, counts, b, rng, amounts, counters):
         started = bonuses_started(ma, s, rows, wins, b)
     counters[BONUS_COUNTER] += started
     for _ in range(started):
-        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+        amounts[b.comp] += draw_award(b.award, rng)
 
 
 @njit(cache=True, inline="always")
@@ -229,20 +232,15 @@ def _table_round_model(game: Game, stake: float | None) -> RoundModel:
 
 def _bonus_params(game: Game, components: list) -> BonusParams:
     """The compiled bonus-award trigger (adds its component ``bonus:<name>`` to ``components``)."""
-    from fractions import Fraction
-
     awarding = [(name, t) for name, t in game.triggers.items() if t.award is not None]
     if not awarding:
-        return BonusParams(-1, -1, np.zeros(1, dtype=np.bool_), 0, False, np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        return BonusParams(comp=-1, group=-1, match=np.zeros(1, dtype=np.bool_), reels=0, per_line=False,
+                           award=plain_award(np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)))
     (name, trig), = awarding  # validation allows one
     components.append(f"bonus:{name}")
     match = np.zeros(len(game.symbols), dtype=np.bool_)
     for sym in game.symbols.values():
         match[sym.index] = sym.name == trig.combination or (sym.kind == "wild" and trig.combination in sym.substitutes)
-    table = game.tables[trig.award]
-    scale = pay_scale(game)
-    units = np.array([scale.units(game.bet.credits(Fraction(str(e["value"])), trig.award_unit)) for e in table.entries],
-                     dtype=np.int64)
     group = list(game.scatters).index(trig.scatter) if trig.scatter is not None else -1
-    return BonusParams(len(components) - 1, group, match, trig.min_count, trig.per_line,
-                       np.cumsum(np.asarray(table.weights, dtype=np.int64)), units)
+    return BonusParams(comp=len(components) - 1, group=group, match=match, reels=trig.min_count, per_line=trig.per_line,
+                       award=award_draw(game, trig))

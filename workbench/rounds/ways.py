@@ -39,6 +39,8 @@ from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.kernel import TABLE_BYTES_MAX, VIRTUAL_STOPS_MAX
 from ..simulate.model import BONUS_COUNTER, RoundModel, bonus_reporting
 from ..simulate.rng import bounded, weighted_index
+from ..simulate.steps.wheels import draw_award, plain_award
+from .wheels import award_draw
 
 WaysParams = namedtuple(
     "WaysParams",
@@ -58,8 +60,9 @@ WaysParams = namedtuple(
 # The (at most one) trigger paying a bonus award: its running count (``update_code`` codes, ``mode`` ANYWHERE /
 # ADJACENT, capped at ``cap`` = min_count; it fires at ``cap``), what each (strip set, reel, height, virtual stop)
 # adds to it (``value``: the scatter group's visible instances, or 1 when the reel shows a combination trigger's
-# symbol), the award table (cumulative weights, pay units) and the component it pays to.
-AwardParams = namedtuple("AwardParams", ["comp", "mode", "cap", "value", "cum", "units"])
+# symbol), ``award``: its draw (``simulate.steps.wheels.AwardDraw``: a table or a wheel, pay units) and the component
+# it pays to.
+AwardParams = namedtuple("AwardParams", ["comp", "mode", "cap", "value", "award"])
 # Table wilds: ``xout[s, i, x]`` outcome of expanded window x of reel i; ``xcell[s, i, x, r]`` the table wild cell r of
 # the first window x of a block shows (-1: none), ``radix[t]`` its multipliers, drawn with ``cum[t]`` (padded).
 TableWildOutcomes = namedtuple("TableWildOutcomes", ["xout", "xcell", "radix", "cum"])
@@ -74,17 +77,6 @@ def award_trigger(game: Game):
     if len(awarding) > 1:
         raise SimulationError(f"{game.name}: {len(awarding)} triggers pay a bonus award; the round plays one")
     return awarding[0]
-
-
-def award_table(game: Game, trigger) -> tuple[np.ndarray, np.ndarray]:
-    """(cumulative weights, award values in pay units) of ``trigger``'s award table."""
-    from fractions import Fraction
-
-    table = game.tables[trigger.award]
-    scale = pay_scale(game)
-    units = np.array([scale.units(game.bet.credits(Fraction(str(e["value"])), trigger.award_unit)) for e in table.entries],
-                     dtype=np.int64)
-    return np.cumsum(np.asarray(table.weights, dtype=np.int64)), units
 
 
 def trigger_window_values(game: Game, trigger, windows) -> tuple[int, np.ndarray]:
@@ -104,8 +96,8 @@ def trigger_window_values(game: Game, trigger, windows) -> tuple[int, np.ndarray
 
 def no_award(dims: int) -> AwardParams:
     """The AwardParams of a game without a bonus award (``value`` of ``dims`` dimensions)."""
-    return AwardParams(np.int64(-1), np.int64(ANYWHERE), np.int64(1), np.zeros((1,) * dims, dtype=np.int16),
-                       np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    return AwardParams(comp=np.int64(-1), mode=np.int64(ANYWHERE), cap=np.int64(1), value=np.zeros((1,) * dims, dtype=np.int16),
+                       award=plain_award(np.ones(1, dtype=np.int64), np.zeros(1, dtype=np.int64)))
 
 
 @njit(cache=True, inline="always")
@@ -124,7 +116,7 @@ def draw_height(p, s, i, rng):
 def pay_award(b, code, rng, amounts, counters):
     """Pay one award draw when the bonus-award trigger's count ``code`` reached its minimum (counted in ``counters[BONUS_COUNTER]``)."""
     if b.comp >= 0 and code_count(b.mode, code) >= b.cap:
-        amounts[b.comp] += b.units[weighted_index(b.cum, rng)]
+        amounts[b.comp] += draw_award(b.award, rng)
         counters[BONUS_COUNTER] += 1
 
 
@@ -212,8 +204,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if trigger is not None:
         components.append(f"bonus:{trigger.name}")
         mode, value = trigger_values(game, trigger, sets, outcomes, fields["vtab"].shape)
-        cum, units = award_table(game, trigger)
-        bonus = AwardParams(np.int64(len(components) - 1), np.int64(mode), np.int64(trigger.min_count), value, cum, units)
+        bonus = AwardParams(comp=np.int64(len(components) - 1), mode=np.int64(mode), cap=np.int64(trigger.min_count),
+                            value=value, award=award_draw(game, trigger))
     from ..exact.variants import has_table_wilds
 
     if has_table_wilds(game):

@@ -12,12 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..model.params import Param, describe
-
-MAX_WHEEL_SPINS = 100  # wheel spins of one award when the file declares no wheel_max_spins
-WHEEL_AWARDS = ("cash", "free_spins", "meter_spins", "respin")
-MAX_WHEEL_CASH = 1_000_000  # a cash segment, x total bet
-MAX_SEGMENT_SPINS = 10_000  # free or meter spins of one segment
+from ..model.params import Param
+from ..model.wheel_segments import MAX_WHEEL_SPINS, check_segments, check_stops
 
 WHEEL_PARAMS = {
     "wheel": Param("table", "a wheel award with every trigger of the feature: a [tables.*] of segments { award = "
@@ -42,12 +38,10 @@ def check_wheel(features: dict, report, refs: dict) -> None:
                 report(("features", key), f"{key} needs wheel = \"TABLE\" (the wheel's segments)")
         return
     table = refs["table"][features["wheel"]]
-    kinds = _check_segments(table, report)
+    kinds = check_segments(table, report)
     if kinds is None:
         return
-    if not any(w > 0 and not again for (_, again), w in zip(kinds, table.weights)):
-        report(("tables", table.name, "entries"), "every segment of weight spins the wheel again: the award would never "
-                                                  "stop (give some segment again = false and a weight above 0)")
+    check_stops(table, kinds, report)
     metered = any(kind == "meter_spins" for kind, _ in kinds)
     if metered and "meter_spins_mode" not in features:
         report(("features", "wheel"), f"[tables.{table.name}] awards meter spins: give meter_spins_mode = the strip-set "
@@ -55,51 +49,6 @@ def check_wheel(features: dict, report, refs: dict) -> None:
     elif "meter_spins_mode" in features and not metered:
         report(("features", "meter_spins_mode"), f"meter_spins_mode needs a meter_spins segment on the wheel "
                                                  f"[tables.{table.name}]")
-
-
-def _check_segments(table, report) -> list | None:
-    """Each entry of a wheel table: a known ``award``, its ``value`` (cash: a number 0..MAX_WHEEL_CASH x total bet;
-    spins: a whole number; respin: none), ``again`` a bool.  Returns [(award, spins again)] or None on a problem."""
-    out = []
-    ok = True
-    for i, entry in enumerate(table.entries):
-        path = ("tables", table.name, "entries", i)
-        extra = sorted(set(entry) - {"award", "value", "again"})
-        kind = entry.get("award")
-        if extra:
-            report(path + (extra[0],), f"unknown key {extra[0]!r} in a wheel segment ({{ award = ..., value = ..., "
-                                       "weight = w }, optional again = true)")
-            ok = False
-        if kind not in WHEEL_AWARDS:
-            report(path + ("award",), f"award must be one of {', '.join(WHEEL_AWARDS)}, got {describe(kind)}")
-            ok = False
-            continue
-        value = entry.get("value")
-        if kind == "respin":
-            if value is not None:
-                report(path + ("value",), "a respin segment awards nothing but another spin of the wheel: leave value out")
-                ok = False
-            if entry.get("again", True) is not True:
-                report(path + ("again",), "a respin segment always spins the wheel again")
-                ok = False
-        elif kind == "cash":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= Fraction(str(value)) <= MAX_WHEEL_CASH:
-                report(path + ("value",), f"a cash segment's value is x total bet, 0 to {MAX_WHEEL_CASH:,}, got {_got(value)}")
-                ok = False
-        elif isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEGMENT_SPINS:
-            report(path + ("value",), f"a {kind} segment's value is a whole number of spins 0 to {MAX_SEGMENT_SPINS:,}, "
-                                      f"got {_got(value)}")
-            ok = False
-        again = entry.get("again", kind == "respin")
-        if not isinstance(again, bool):
-            report(path + ("again",), f"again must be true or false, got {describe(again)}")
-            ok = False
-        out.append((kind, kind == "respin" or again is True))
-    return out if ok else None
-
-
-def _got(value) -> str:
-    return "none" if value is None else describe(value)
 
 
 def wheel_params(game, components: list):
@@ -162,3 +111,77 @@ def wheel_summary(game) -> str:
     when = "every trigger and retrigger" if f.get("wheel_on_retrigger", True) else "every trigger (not retriggers)"
     repeat = "" if f.get("wheel_repeat_cash", True) else "; a cash prize cannot repeat within one award"
     return f"[tables.{f['wheel']}] with {when}{repeat}; {value}"
+
+
+def award_draw(game, trigger):
+    """The compiled draw of ``trigger``'s bonus award (``simulate.steps.wheels.AwardDraw``): its table drawn once, or
+    its wheel of cash and respin segments; values in pay units (``award_unit``)."""
+    import numpy as np
+
+    from ..model.wheel_segments import is_wheel
+    from ..pays.scale import pay_scale
+    from ..simulate.steps.wheels import AwardDraw, plain_award
+
+    table = game.tables[trigger.award]
+    scale = pay_scale(game)
+    units = np.array([scale.units(game.bet.credits(Fraction(str(e.get("value", 0))), trigger.award_unit))
+                      for e in table.entries], dtype=np.int64)
+    weights = np.asarray(table.weights, dtype=np.int64)
+    if not is_wheel(table):
+        return plain_award(np.cumsum(weights), units)
+    n = len(table.entries)
+    return AwardDraw(cum=np.cumsum(weights), units=units, wheel=True, weights=weights,
+                     again=np.array([e["award"] == "respin" or bool(e.get("again", False)) for e in table.entries],
+                                    dtype=np.bool_),
+                     cash=np.array([e["award"] == "cash" for e in table.entries], dtype=np.bool_),
+                     excluded=np.zeros(n, dtype=np.bool_), repeat_cash=bool(trigger.award_repeat_cash),
+                     max_spins=np.int64(trigger.award_max_spins))
+
+
+def bonus_wheel_summary(game) -> str:
+    """The trigger whose bonus ``award`` is a wheel, in words with the exact value of one award (for the report's
+    overview and the table editor); "" when no trigger's award is a wheel."""
+    from ..exact.triggers import award_moments
+    from ..model.wheel_segments import is_wheel
+    from ..pays.scale import pay_scale
+
+    wheels = [t for t in game.triggers.values() if t.award is not None and is_wheel(game.tables[t.award])]
+    if not wheels:
+        return ""
+    trigger = wheels[0]  # validation allows one award trigger
+    scale = pay_scale(game)
+    mean, variance, zero, largest = award_moments(game, trigger, scale)
+    v = wheel_value_of_award(game, trigger)
+    per = float(scale.units(game.bet.credits(Fraction(1), trigger.award_unit)))  # pay units per award unit
+    unit = f"x {trigger.award_unit.replace('_', ' ')}"
+    most = f"award_max_spins {trigger.award_max_spins:,}"
+    limit = (f"never ended by {most}" if v.limit == 0
+             else f"ended by {most} less than once in 1,000,000,000,000 awards" if v.limit < Fraction(1, 10**12)
+             else f"ended by {most} about once in {float(1 / v.limit):,.0f} awards")
+    repeat = "" if trigger.award_repeat_cash else "; a cash prize cannot repeat within one award"
+    return (f"[tables.{trigger.award}] spun as the bonus award of [triggers.{trigger.name}]{repeat}; one award (exact): "
+            f"mean {float(mean) / per:,.4f} {unit}, standard deviation {float(variance) ** 0.5 / per:,.4f} {unit}, "
+            f"pays nothing {float(zero):.4%} of the time, at most {largest / per:,.4f} {unit}, "
+            f"{float(v.wheel_spins):,.4f} wheel spins; {limit}")
+
+
+def wheel_value_of_award(game, trigger):
+    """The exact value of one award of ``trigger``'s bonus wheel, in the table's own values
+    (:class:`workbench.exact.wheels.WheelValue`)."""
+    from ..exact.wheels import segments_of, wheel_value as value
+
+    return value(segments_of(game.tables[trigger.award]), trigger.award_repeat_cash, trigger.award_max_spins)
+
+
+def wheel_summaries(game) -> dict:
+    """{table name: the wheel in words} for every wheel table of ``game``: ``[features] wheel`` and a trigger's
+    bonus-award wheel."""
+    from ..model.wheel_segments import is_wheel
+
+    out = {}
+    if "wheel" in game.features:
+        out[game.features["wheel"]] = wheel_summary(game)
+    for t in game.triggers.values():
+        if t.award is not None and is_wheel(game.tables[t.award]):
+            out[t.award] = bonus_wheel_summary(game)
+    return out

@@ -25,7 +25,7 @@ import ipywidgets as W
 
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
-from ..rounds.wheels import wheel_summary
+from ..rounds.wheels import wheel_summaries
 from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import exactness, format_value, header_row
 
@@ -238,12 +238,11 @@ class TableWeightsEditor(EditorPanel):
     def refresh(self) -> None:
         super().refresh()
         game, saved = self.session.game, self.session.saved
-        wheel = game.features.get("wheel")
+        wheels, saved_wheels = wheel_summaries(game), wheel_summaries(saved)
         roles = _table_roles(game)
         for name, editor in self.tables.items():
-            if name == wheel:
-                editor.show(game.tables[name], saved.tables.get(name), wheel_summary(game),
-                            wheel_summary(saved) if saved.features.get("wheel") == name else "")
+            if name in wheels:
+                editor.show(game.tables[name], saved.tables.get(name), wheels[name], saved_wheels.get(name, ""))
             else:
                 editor.show(game.tables[name], saved.tables.get(name), roles.get(name, ""))
         self.undo_button.disabled = not self._can_undo()  # now that the boxes show the current weights

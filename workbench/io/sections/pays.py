@@ -13,6 +13,8 @@ from typing import Any
 from ... import registry
 from ...model import (COUNTING_MODES, PAY_UNITS, VISIBILITY_MODES, BetModel, PayRule, ScatterGroup, Trigger, freeze)
 from ...model.params import describe
+from ...model.wheel_segments import (BONUS_WHEEL_AWARDS, MAX_AWARD_STATES, MAX_WHEEL_SPINS, award_states,
+                                     check_segments, check_stops, is_wheel)
 from ..limits import (
     MAX_REELS, MAX_ROWS, MAX_PAYLINES, MAX_PAY_DENOMINATOR, MAX_UNITS, FEATURE_COST_RATIO, UNIT_TEXT, show_value,
     show_name, show_exact,
@@ -138,7 +140,9 @@ class PaySections:
         for trig in triggers.values():
             if trig.award is not None:
                 for i, entry in enumerate(tables[trig.award].entries):
-                    out.append((("tables", trig.award, "entries", i, "value"), Fraction(str(entry["value"])), trig.award_unit))
+                    if "value" in entry:  # a wheel's respin segment has none
+                        out.append((("tables", trig.award, "entries", i, "value"), Fraction(str(entry["value"])),
+                                    trig.award_unit))
         return out
 
     def feature_amounts(self, module_name: str, features: dict, tables: dict) -> list:
@@ -218,8 +222,8 @@ class PaySections:
                 reels: int, module_name: str | None, earlier: dict) -> Trigger | None:
         """One ``[triggers.NAME]`` entry, or None once its problems are recorded (``earlier``: the triggers read
         before it, for the one-award-table rule)."""
-        self.check_keys(path, spec, ("scatter", "combination", "min_count", "per_line", "award", "award_unit"),
-                        ("min_count",))
+        self.check_keys(path, spec, ("scatter", "combination", "min_count", "per_line", "award", "award_unit",
+                                     "award_repeat_cash", "award_max_spins"), ("min_count",))
         if ("scatter" in spec) == ("combination" in spec):
             self.problem(path, "a trigger needs either scatter = \"GROUP\" (a scatter count) or combination = \"SYMBOL\" "
                                "(that symbol from reel 1 on a line, or on adjacent reels of a ways game)")
@@ -243,8 +247,12 @@ class PaySections:
         unit = self.string(path + ("award_unit",), spec.get("award_unit", "total_bet"), PAY_UNITS) or "total_bet"
         if "award_unit" in spec and award is None:
             self.problem(path + ("award_unit",), "award_unit needs award = \"TABLE\"")
+        repeat_cash, max_spins = self.award_wheel_keys(path, spec)
+        ok = repeat_cash is not None and max_spins is not None and ok
         if award is not None:
             ok = self.award_table(path, name, award, tables, unit, module_name) and ok
+            if ok and is_wheel(tables[award]):
+                ok = self.award_wheel(path, tables[award], repeat_cash, max_spins)
         if combination is not None and module_name is not None and not registry.template(module_name).declared_pays:
             self.problem(path + ("combination",), f"combination triggers are played by the classic round template; "
                                                   f"{module_name!r} reads its own triggers from scatter groups")
@@ -253,7 +261,8 @@ class PaySections:
             ok = self.award_priced(path, award, combination, per_line, earlier, scatters, symbols, tables, pays)
         if ok and (scatter is not None or combination is not None) and min_count is not None:
             return Trigger(name=name, scatter=scatter, min_count=min_count, combination=combination,
-                           per_line=per_line, award=award, award_unit=unit)
+                           per_line=per_line, award=award, award_unit=unit, award_repeat_cash=repeat_cash,
+                           award_max_spins=max_spins)
         return None
 
     def trigger_combination(self, path: tuple, combination: Any, symbols: dict, pays: PayRule) -> bool:
@@ -293,6 +302,9 @@ class PaySections:
             self.problem(path + ("award",), f"bonus awards from a table are played by the classic round template; "
                                             f"{module_name!r} plays its own features")
             return False
+        if is_wheel(tables[award]):
+            return check_segments(tables[award], self.problem, BONUS_WHEEL_AWARDS, UNIT_TEXT[unit],
+                                  f"read by [triggers.{name}] award") is not None
         ok = True
         for i, entry in enumerate(tables[award].entries):
             epath = ("tables", award, "entries", i)
@@ -309,6 +321,34 @@ class PaySections:
                                                   "and weight)")
                 ok = False
         return ok
+
+    def award_wheel_keys(self, path: tuple, spec: dict) -> tuple:
+        """(award_repeat_cash, award_max_spins) of a trigger, each None on a problem; they need a wheel ``award``."""
+        repeat = spec.get("award_repeat_cash", True)
+        if not isinstance(repeat, bool):
+            self.problem(path + ("award_repeat_cash",), f"expected true or false, got {describe(repeat)}")
+            repeat = None
+        most = self.integer(path + ("award_max_spins",), spec.get("award_max_spins", MAX_WHEEL_SPINS), 1, 10_000)
+        for key in ("award_repeat_cash", "award_max_spins"):
+            if key in spec and "award" not in spec:
+                self.problem(path + (key,), f"{key} needs award = \"TABLE\" naming a wheel (a table of segments "
+                                            "{ award = \"cash\" | \"respin\", value = v, weight = w })")
+        return repeat, most
+
+    def award_wheel(self, path: tuple, table, repeat_cash: bool, max_spins: int) -> bool:
+        """Whether a trigger's wheel award can stop and its exact value stays within the states it may visit."""
+        kinds = [(e["award"], e["award"] == "respin" or e.get("again", False)) for e in table.entries]
+        if not check_stops(table, kinds, self.problem):
+            return False
+        states = award_states(table, repeat_cash, max_spins)
+        if states > MAX_AWARD_STATES:
+            self.problem(path + ("award_max_spins",), f"the exact value of one award of wheel [tables.{table.name}] "
+                                                      f"would visit up to {states:,} states (at most "
+                                                      f"{MAX_AWARD_STATES:,}): lower award_max_spins, let cash prizes "
+                                                      "repeat (award_repeat_cash = true) or use fewer distinct cash "
+                                                      "prizes that spin again")
+            return False
+        return True
 
     def award_priced(self, path: tuple, award: str, combination: Any, per_line: bool, earlier: dict, scatters: dict,
                      symbols: dict, tables: dict, pays: PayRule) -> bool:
@@ -330,8 +370,9 @@ class PaySections:
             self.problem(path + ("award",), "a bonus award beside a paying adjacent_from_first_reel scatter group is "
                                             "not priced exactly: make the group count anywhere")
             return False
-        if per_line and any(Fraction(str(e["value"])) == 0 for e in tables[award].entries):
+        if per_line and any(e.get("award") == "respin" or Fraction(str(e["value"])) == 0 for e in tables[award].entries):
             self.problem(path + ("award",), "with per_line every award must be above 0 (a line's bonus that pays "
-                                            "nothing is not a bonus)")
+                                            "nothing is not a bonus; a wheel: every cash segment above 0 and no respin "
+                                            "segment)")
             return False
         return True

@@ -16,6 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..._jit import njit
+from ..rng import weighted_index
 from .tables import draw_table_excluding
 
 CASH, FREE_SPINS, METER_SPINS, RESPIN = range(4)
@@ -85,3 +86,49 @@ def wheel_awards(w, rng, n_awards, out):
         out[i, 2] = meter
         out[i, 3] = counters[WHEEL_SPINS]
         out[i, 4] = counters[WHEEL_LIMIT]
+
+
+# A bonus award (a trigger's ``award``): a plain table drawn once (``cum``: cumulative weights, ``units``: its values in
+# pay units), or with ``wheel`` a wheel of cash and respin segments (``weights``, ``units`` 0 on a respin, ``again``,
+# ``cash``, ``excluded`` scratch, ``repeat_cash``, ``max_spins``) spun as :func:`spin_wheel` spins one.
+AwardDraw = namedtuple("AwardDraw", ["cum", "units", "wheel", "weights", "again", "cash", "excluded", "repeat_cash",
+                                     "max_spins"])
+
+
+def plain_award(cum: np.ndarray, units: np.ndarray) -> AwardDraw:
+    """The draw of a plain award table (also the empty record of a game without a bonus award)."""
+    n = units.shape[0]
+    return AwardDraw(cum=cum, units=units, wheel=False, weights=np.diff(cum, prepend=0).astype(np.int64),
+                     again=np.zeros(n, dtype=np.bool_), cash=np.ones(n, dtype=np.bool_), excluded=np.zeros(n, dtype=np.bool_),
+                     repeat_cash=True, max_spins=np.int64(1))
+
+
+@njit
+def draw_award(a, rng):
+    """Pay units of one bonus award: one draw of a plain table, or a wheel spun until a segment without ``again``,
+    every segment of weight is out (a cash prize won cannot repeat without ``repeat_cash``) or ``max_spins`` spins."""
+    if not a.wheel:
+        return a.units[weighted_index(a.cum, rng)]
+    excluded = a.excluded
+    for i in range(excluded.shape[0]):
+        excluded[i] = False
+    paid = 0
+    for _ in range(a.max_spins):
+        seg = draw_table_excluding(a.weights, excluded, rng)
+        if seg < 0:
+            return paid
+        paid += a.units[seg]
+        if a.cash[seg] and not a.repeat_cash:
+            for i in range(excluded.shape[0]):
+                if a.cash[i] and a.units[i] == a.units[seg]:
+                    excluded[i] = True
+        if not a.again[seg]:
+            return paid
+    return paid
+
+
+@njit(cache=True)
+def award_draws(a, rng, n_awards, out):
+    """``n_awards`` bonus awards of ``a`` into ``out`` (pay units; tests and checks)."""
+    for i in range(n_awards):
+        out[i] = draw_award(a, rng)
