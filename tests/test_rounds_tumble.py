@@ -229,11 +229,11 @@ def test_bought_free_spins_are_the_trigger_state_of_four():
 
 
 def assert_rounds_equal_the_reference(game, seed: int, rounds: int, sim_seed: int, sim_rounds: int = 1_000_000):
-    """Per component (the first drop with its scatter pays, tumble, free_spins) the mean of ``rounds`` rounds of
+    """Per component (the first drop with its scatter pays, tumble, free_spins, a wheel's cash) the mean of ``rounds`` rounds of
     :func:`workbench.reference.tumble_round` (``random.Random(seed)``) equals the compiled simulation's of
     ``sim_rounds`` rounds (within 4.5 combined standard errors); returns the simulation."""
     rng = random.Random(seed)
-    per_component = {k: [] for k in ("first", "tumble", "free_spins")}
+    per_component = {k: [] for k in ("first", "tumble", "free_spins") + (("wheel",) if "wheel" in game.features else ())}
     for _ in range(rounds):
         for k, v in reference.tumble_round(game, rng).items():
             per_component[k].append(float(v) / float(game.bet.cost))
@@ -242,11 +242,19 @@ def assert_rounds_equal_the_reference(game, seed: int, rounds: int, sim_seed: in
                 "tumble": result.components["tumble"].value, "free_spins": result.components["free_spins"].value}
     ci = {"first": math.hypot(result.components[game.pays.rule].ci95, result.components["scatter:S"].ci95),
           "tumble": result.components["tumble"].ci95, "free_spins": result.components["free_spins"].ci95}
+    if "wheel" in per_component:  # the free spins' wheel cash
+        compiled["wheel"], ci["wheel"] = result.components["wheel"].value, result.components["wheel"].ci95
     for k, values in per_component.items():
         mean = float(np.mean(values))
         se = math.hypot(float(np.std(values)) / math.sqrt(rounds), ci[k] / 1.96)
         assert abs(mean - compiled[k]) < 4.5 * max(se, 1e-9), (k, mean, compiled[k])
     return result
+
+
+WHEEL_TABLE = """[tables.w]
+entries = [{ award = "cash", value = 2, weight = 4, again = true }, { award = "cash", value = 7, weight = 2 },
+  { award = "free_spins", value = 3, weight = 3 }, { award = "respin", weight = 1 }]
+"""
 
 
 def _feature_game(tmp_path, rule: str, persistent: bool, carries: bool = False, more: str = ""):
@@ -281,6 +289,10 @@ free_spins_ladder_carries = {str(carries).lower()}
     # position multipliers: kept through the feature (base spins restart them), or in the free spins only
     ("cluster", True, False, 'position_multipliers = [1, 2, 3]\nposition_multipliers_keep = "feature"'),
     ("cluster", False, True, 'position_multipliers = [0, 2, 4, 8]\nposition_multipliers_in = "free_spins"'),
+    # a wheel as the free spins start and on every retrigger: cash that spins again, extra spins, a re-spin
+    ("scatter_pays", True, False, 'wheel = "w"\n' + WHEEL_TABLE),
+    # ... once per feature, no cash prize twice in one award
+    ("ways", False, False, 'wheel = "w"\nwheel_on_retrigger = false\nwheel_repeat_cash = false\n' + WHEEL_TABLE),
 ])
 def test_multiplier_symbols_and_free_spins_pay_as_the_reference(tmp_path, rule, persistent, carries, more):
     result = assert_rounds_equal_the_reference(_feature_game(tmp_path, rule, persistent, carries, more), 11, 30_000, 12)

@@ -289,3 +289,45 @@ def test_the_table_editor_shows_an_awards_exact_value_and_edits_the_wheel(tmp_pa
     after = game_wheel_value(editor.session.game)
     assert after.cash > before.cash
     assert f"{float(after.cash):,.4f} x total bet cash" in wheel.ev.value and "saved file:" in wheel.ev.value
+
+
+# ---------------------------------------------------------------------------
+# the tumble template's free spins (their rounds against the reference: test_rounds_tumble.py)
+# ---------------------------------------------------------------------------
+TUMBLE_GALLERY = GALLERY.parent / "pay_anywhere_tumble_chain.toml"
+
+
+@pytest.mark.parametrize("change,key,message", [
+    (('{ award = "cash", value = 2, weight = 30, again = true }', '{ award = "meter_spins", value = 2, weight = 30 }'),
+     "tables.gem_wheel.entries[0].award", "the tumble template's wheel has no meter spins"),
+    (('wheel_on_retrigger = false', 'wheel_on_retrigger = false\nmeter_spins_mode = "free_spins"'),
+     "features.meter_spins_mode", "unknown"),
+    (('trigger = "free_spins"\n', ''), "features.wheel", "needs trigger"),
+])
+def test_a_tumble_wheel_refuses_meter_spins_and_needs_free_spins(change, key, message):
+    text = TUMBLE_GALLERY.read_text(encoding="utf-8").replace(*change)
+    with pytest.raises(ReelsetError) as info:
+        loads_game(text, "tumble_wheel.toml")
+    assert any(p.key.startswith(key) and message in p.message for p in info.value.problems), info.value.problems
+
+
+def test_the_tumble_gallery_wheel_pays_its_exact_value_per_feature():
+    """Gem Cascade Chain's wheel: the simulated wheel cash per feature started equals the exact mean of one award
+    (once per feature: no retriggers), within 5 standard errors; the bound counts the wheel."""
+    from workbench.rounds.bounds import tumble_bound
+
+    game = load_game(TUMBLE_GALLERY).in_bet_mode("bonus_buy")
+    exact = game_wheel_value_of(game)
+    result = simulate(game, 20_000, seed=3)
+    awards = result.counters["wheel"]
+    assert awards == result.counters["free_spins"] == 20_000
+    per_award = result.components["wheel"].value * float(game.bet_mode.cost) * 20_000 / awards
+    se = result.components["wheel"].ci95 / 1.96 * float(game.bet_mode.cost)
+    assert abs(per_award - float(exact.cash)) < 5 * se
+    assert "wheel cash of at most" in tumble_bound(game).detail
+
+
+def game_wheel_value_of(game):
+    from workbench.rounds.wheels import wheel_value as game_wheel_value
+
+    return game_wheel_value(game)

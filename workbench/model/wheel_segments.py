@@ -45,8 +45,7 @@ def check_segments(table, report, kinds: tuple = WHEEL_AWARDS, unit: str = "x to
                                        "weight = w }, optional again = true)")
             ok = False
         if kind not in kinds:
-            also = (f" ({where}; free_spins and meter_spins segments need the free_spins template's [features] wheel)"
-                    if kind in WHEEL_AWARDS else "")
+            also = f" ({where})" if where and kind in WHEEL_AWARDS else ""
             report(path + ("award",), f"award must be one of {', '.join(kinds)}, got {describe(kind)}{also}")
             ok = False
             continue

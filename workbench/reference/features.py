@@ -506,10 +506,19 @@ def tumble_chain(game: Game, strip_set: StripSet, stops: tuple, ladder, refill=N
     return first, paid, (sum(map(sum, values)) if paid > 0 else 0), step, wins, ladder.rung(step)
 
 
+def _wheel_spins(game: Game, rng, out: dict, left: int, awarded: int, limit: int) -> tuple[int, int]:
+    """One award of the free spins' wheel: its cash to ``out["wheel"]``; (spins left, spins awarded) with its spins
+    added within ``limit``."""
+    cash, spins, _ = wheel_award(game, rng)
+    out["wheel"] += cash
+    new = min(awarded + spins, limit)
+    return left + new - awarded, new
+
+
 def tumble_round(game: Game, rng) -> dict:
     """One round of a ``tumble`` game played cell by cell with ``rng`` (a ``random.Random``): what it pays by
-    component (``first``: the first drop at x1 with its scatter pays, ``tumble``, ``free_spins``), credits per bet
-    multiplier.  A bought bet mode plays the free spins of its ``buy_count`` only.
+    component (``first``: the first drop at x1 with its scatter pays, ``tumble``, ``free_spins``, and ``wheel`` when
+    a feature with a wheel was played), credits per bet multiplier.  A bought bet mode plays the free spins of its ``buy_count`` only.
     """
     f = game.features
     table = game.tables[f["multiplier_values"]] if "multiplier_values" in f else None
@@ -558,6 +567,8 @@ def tumble_round(game: Game, rng) -> dict:
         return int(per) * count if per is not None else _spins_for(f.get(key, {}), count)
 
     out = {"first": Fraction(0), "tumble": Fraction(0), "free_spins": Fraction(0)}
+    if "wheel" in f:
+        out["wheel"] = Fraction(0)
     count = 0
     if game.bet_mode.buy:
         counts = game.bet_mode.bought_counts
@@ -575,6 +586,8 @@ def tumble_round(game: Game, rng) -> dict:
         return out
     limit = int(f.get("max_free_spins", 10_000))
     left = awarded = min(spins_for("free_spins", count), limit)
+    if "wheel" in f:  # one wheel award as the feature starts: its cash beside the feature, its spins added
+        left, awarded = _wheel_spins(game, rng, out, left, awarded, limit)
     ladder = TumbleLadder.of(f, free=True)
     feature_m = 0
     step = 0
@@ -596,7 +609,10 @@ def tumble_round(game: Game, rng) -> dict:
             paid = with_symbols(paid, wins, rung, m)
         out["free_spins"] += paid + scatter + later
         if count >= trigger.min_count and ("retrigger" in f or "retrigger_per_scatter" in f):
-            new = min(awarded + spins_for("retrigger", count), limit)
+            extra = spins_for("retrigger", count)
+            new = min(awarded + extra, limit)
             left += new - awarded
             awarded = new
+            if extra > 0 and "wheel" in f and f.get("wheel_on_retrigger", True):  # a retrigger awarding spins: the wheel again
+                left, awarded = _wheel_spins(game, rng, out, left, awarded, limit)
     return out

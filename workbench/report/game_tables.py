@@ -14,6 +14,7 @@ from .formats import _frame, fmt_count, fmt_money, fmt_pct, parameters_text
 from ..rounds.random_wilds import random_wilds_summary
 from ..rounds.persisting_wilds import persisting_wilds_summary
 from ..model.wheel_segments import is_wheel
+from ..rounds.algebra import multiplier_algebra
 from ..rounds.wheels import bonus_wheel_summary, wheel_summary
 
 
@@ -117,6 +118,7 @@ def game_overview(game) -> pd.DataFrame:
         ("weighted tables", ", ".join(game.tables) or "-"),
         *([("mystery symbols", mystery_text(game))] if any(s.kind == "mystery" for s in game.symbols.values()) else []),
         *([("wild reels", wild_reels_text(game))] if any(s.wild_reels for s in game.strip_sets.values()) else []),
+        *([("multiplier algebra", multiplier_algebra(game))] if multiplier_algebra(game) else []),
         *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
         *([("bonus wheel", bonus_wheel_summary(game))] if bonus_wheel_summary(game) else []),
         *([("random wilds", random_wilds_summary(game))] if "free_spins_random_wilds" in game.features else []),

@@ -25,7 +25,7 @@ from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
 from .persisting_wilds import PERSISTING_WILDS_PARAMS, check_persisting_wilds
 from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds, check_screen_wilds
-from .wheels import WHEEL_PARAMS, check_wheel
+from .wheels import TUMBLE_WHEEL_AWARDS, WHEEL_PARAMS, check_wheel, tumble_wheel_params
 
 PLAIN = RoundTemplate(
     name="classic",
@@ -464,6 +464,7 @@ TUMBLE_PARAMS = {
                                    "that drop in during the cascades count for triggers and retriggers) or paid (they "
                                    "also pay: the scatter pays of the final screen, the rest of them in tumble) (absent: "
                                    "none)", required=False, choices=CHAIN_SCATTERS),
+    **tumble_wheel_params(),
 }
 
 
@@ -498,7 +499,7 @@ def check_tumble(features: dict, report, refs: dict) -> None:
     check_ladders(features, report)
     check_positions(features, report, refs["pays"])
     fs_keys = ("free_spins", "free_spins_mode", "retrigger", "max_free_spins", "free_spins_ladder_step",
-               "free_spins_ladder_cap", "free_spins_ladder_grows")
+               "free_spins_ladder_cap", "free_spins_ladder_grows", "wheel")
     if "trigger" not in features:
         for key in fs_keys + ("free_spins_per_scatter", "retrigger_per_scatter", "chain_scatters"):
             if key in features:
@@ -521,6 +522,7 @@ def check_tumble(features: dict, report, refs: dict) -> None:
             if f"{key}_per_scatter" in features:
                 checked[key] = {least: 1}
         check_free_spins(checked, report, refs)
+    check_wheel(features, report, refs, TUMBLE_WHEEL_AWARDS, "the tumble template's wheel has no meter spins")
     if features.get("refill_mode") == "base":
         report(("features", "refill_mode"), "refill strips need strip sets of their own mode (not \"base\")")
 

@@ -310,8 +310,12 @@ def tumble_bound(game: Game, stake=None) -> RoundBound:
         multiplier = max(1, spins * cells * top_value) if persistent else symbols
         feature = spins * (scatters + chain * (free_ladder + multiplier if add else free_ladder * multiplier))
     parts = [(cascades, ("features", "max_cascades"))] + ([(spins, ("features", "max_free_spins"))] if spins else [])
-    return RoundBound(base + feature, _largest(parts),
+    wheel = _wheel_units(game, spins) if "trigger" in f else 0
+    if wheel > base + feature:
+        parts = [(wheel, ("features", "wheel"))]
+    return RoundBound(base + feature + wheel, _largest(parts),
                       f"{cascades + 1:,} drops (max_cascades{'' if 'max_cascades' in f else ', absent'} + 1) of at most "
                       f"{drop:,} pay units at ladder x{max(base_ladder, free_ladder):,}"
                       + (f" x multiplier symbols up to {top_value:,} each" if top_value else "")
-                      + (f", {spins:,} free spins (max_free_spins{'' if 'max_free_spins' in f else ', absent'})" if spins else ""))
+                      + (f", {spins:,} free spins (max_free_spins{'' if 'max_free_spins' in f else ', absent'})" if spins else "")
+                      + (f", wheel cash of at most {wheel:,}" if wheel else ""))

@@ -36,7 +36,10 @@ after ``max_cascades`` cascades).
   drop's count), on the strip sets of ``free_spins_mode`` chosen by weight per spin, each a
   tumbling spin with the free-spin ladder; ``retrigger[count]`` adds spins, never more than
   ``max_free_spins`` in one feature.  Everything a free spin pays (chain, multipliers, its first
-  drop's scatter pays) goes to component ``free_spins``.
+  drop's scatter pays) goes to component ``free_spins``.  With ``wheel`` (:mod:`.wheels`) one wheel award when
+  the feature starts and on every retrigger (``wheel_on_retrigger``): its cash to component ``wheel`` (beside the
+  feature's win, no multiplier), its free spins added within ``max_free_spins`` (counters ``wheel``,
+  ``wheel:spins``, ``wheel:limit``).
 
 Components: the pay rule's (``scatter_pays`` | ``ways`` | ``lines`` | ``cluster``: what the first
 drop pays at x1, exactly what :func:`workbench.exact.par` prices) and ``scatter:<name>`` (first drop),
@@ -69,16 +72,20 @@ from ..pays.scatter import ADJACENT, ANYWHERE, code_count, scatter_arrays, updat
 from ..simulate.chunks import finish_chunk, record_round
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
+from ..simulate.steps.wheels import no_wheel, spin_wheel
 from . import CHAIN_SCATTERS, MAX_FREE_SPINS, TUMBLE_RULES
 from .counts import lines_count_states
 from .drop_pays import RULE_CODES, pay_screen, rule_arrays
 from .free_spins import bought, bought_state
 from .multipliers import grow, ladders, position_grid, restart, rung
+from .wheels import wheel_params
 from .windows import virtual_strips
 
 COUNTERS = ("tumble:cascades", "tumble:multiplied", "tumble:limit", "free_spins", "free_spins:spins",
             "free_spins:retriggers", "free_spins:limit", "tumble:rounds")
 CASCADES, MULTIPLIED, CASCADE_LIMIT, FS_STARTED, FS_SPINS, FS_RETRIGGERS, FS_LIMIT, TUMBLE_ROUNDS = range(len(COUNTERS))
+WHEEL_COUNTERS = ("wheel", "wheel:spins", "wheel:limit")  # a game with a wheel: simulate.steps.wheels' order
+WHEEL_AT = len(COUNTERS)
 # Scatter groups on the first drop: ``member[g, id]`` instances of group g a cell showing id adds; ``mode``/``cap``/
 # ``pays`` as pays.scatter.ScatterArrays; ``comp[g]`` component (-1: pays nothing).
 GroupArrays = namedtuple("GroupArrays", ["member", "mode", "cap", "pays", "comp", "codes"])
@@ -89,6 +96,7 @@ TumbleParams = namedtuple("TumbleParams", [
     "has_fs", "has_tumble_stratum", "state_count", "buy", "cost_units", "rb_values", "mean_value", "add_symbols",
     "chain_scatters",  # 0: scatters count on the first drop; 1: over the whole chain (triggers); 2: and they pay so
     "grid",  # rounds.multipliers.PositionGrid: the position multipliers (values of length 0: none)
+    "wheel",  # simulate.steps.wheels.WheelParams: the free spins' wheel award (no segments: none)
 ])
 
 
@@ -258,6 +266,18 @@ def with_symbols(p, drops, m):
     return drops.paid * m, drops.paid
 
 
+@njit(cache=True, inline="always")
+def wheel_spins(p, rng, amounts, counters, awarded):
+    """One award of the free spins' wheel (its cash paid to component ``wheel``): the spins it adds to ``awarded``
+    within ``max_spins`` (a cut counted in ``free_spins:limit``)."""
+    spins, _ = spin_wheel(p.wheel, rng, amounts, counters, WHEEL_AT)
+    new = awarded + spins
+    if new > p.max_spins:
+        new = p.max_spins
+        counters[FS_LIMIT] += 1
+    return new - awarded
+
+
 @njit
 def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
     """The free spins of a trigger with ``count`` scatters.  ``conditional`` (a stratum of the exact + conditional
@@ -265,6 +285,10 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
     counters[FS_STARTED] += 1
     left = min(p.award[min(count, p.cap_count)], p.max_spins)
     awarded = left
+    if p.wheel.kind.shape[0] > 0:
+        extra = wheel_spins(p, rng, amounts, counters, awarded)
+        left += extra
+        awarded += extra
     feature_m = 0
     feature_n = 0  # multiplier symbols whose values feature_m adds up
     step = np.int64(0)  # not a literal: see play_round
@@ -313,6 +337,10 @@ def play_free_spins(p, rng, amounts, adjust, counters, count, conditional):
                     counters[FS_LIMIT] += 1
                 left += new - awarded
                 awarded = new
+                if p.wheel.on_retrigger and p.wheel.kind.shape[0] > 0:
+                    extra = wheel_spins(p, rng, amounts, counters, awarded)
+                    left += extra
+                    awarded += extra
     amounts[p.comp_fs] += total
     if conditional and p.rb_values:
         adjust[p.comp_fs] += rb
@@ -437,7 +465,8 @@ def _spins_by_count(spins: dict, min_count: int, cap_count: int) -> np.ndarray:
 
 
 def components(game: Game) -> list:
-    """The rule's component, ``scatter:<name>`` per paying group, ``tumble``, then ``free_spins`` with a trigger."""
+    """The rule's component, ``scatter:<name>`` per paying group, ``tumble``, then ``free_spins`` with a trigger (and
+    ``wheel``, the free spins' wheel cash, added by :func:`~workbench.rounds.wheels.wheel_params`)."""
     out = [game.pays.rule] + [f"scatter:{n}" for n, g in game.scatters.items() if any(p > 0 for p in g.pays.values())]
     out.append("tumble")
     if "trigger" in game.features:
@@ -509,6 +538,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         names, probabilities = ["tumble"] + names, [Fraction(1)] + probabilities
     shape = (game.reels, max(game.rows))
     grid = position_grid(f, *shape)
+    has_wheel = has_fs and "wheel" in f
+    wheel = wheel_params(game, comps) if has_wheel else no_wheel()  # adds component "wheel"
     params = TumbleParams(
         base=base, free=free, refill=refill, use_refill=use_refill, pay=rule_arrays(game, grid), groups=groups,
         screen=np.zeros(shape, dtype=np.int64), mval=np.zeros(shape, dtype=np.int64), remove=np.zeros(shape, dtype=np.bool_),
@@ -523,12 +554,13 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         chain_scatters=np.int64(CHAIN_SCATTERS.index(f.get("chain_scatters", "none"))),
         # a cap makes the win a non-linear function of the values: no Rao-Blackwell adjustment under one
         rb_values=mult_sym >= 0 and game.max_win is None, mean_value=float(mean_value),
-        add_symbols=f.get("multiplier_symbols", "multiply") == "add", grid=grid,
+        add_symbols=f.get("multiplier_symbols", "multiply") == "add", grid=grid, wheel=wheel,
     )
     features = [Feature("tumble", "tumble:rounds", ("tumble",))]
     if has_fs:
-        features.append(Feature("free_spins", "free_spins", ("free_spins",)))
-    return RoundModel(game=game, components=tuple(comps), counters=COUNTERS, params=params, run_chunk=run_chunk,
+        features.append(Feature("free_spins", "free_spins", ("free_spins",) + (("wheel",) if has_wheel else ())))
+    return RoundModel(game=game, components=tuple(comps), counters=COUNTERS + (WHEEL_COUNTERS if has_wheel else ()),
+                      params=params, run_chunk=run_chunk,
                       # the tumble stratum is natural play without the free spins: it plays its first drop
                       strata=tuple(Stratum(n, p, moves_with_base_strips=(n == "tumble"), first_screen=(n == "tumble"))
                                    for n, p in zip(names, probabilities)),

@@ -13,7 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..model.params import Param
-from ..model.wheel_segments import MAX_WHEEL_SPINS, check_segments, check_stops
+from ..model.wheel_segments import MAX_WHEEL_SPINS, WHEEL_AWARDS, check_segments, check_stops
+
+TUMBLE_WHEEL_AWARDS = ("cash", "free_spins", "respin")  # the tumble template has no meter spins
 
 WHEEL_PARAMS = {
     "wheel": Param("table", "a wheel award with every trigger of the feature: a [tables.*] of segments { award = "
@@ -29,20 +31,30 @@ WHEEL_PARAMS = {
 }
 
 
-def check_wheel(features: dict, report, refs: dict) -> None:
-    """The wheel's cross-checks (key paths from the file root): its keys need ``wheel``; every segment a known
-    award with a value of the right kind; the wheel can stop; meter spins have a mode and the mode a meter spin."""
+def tumble_wheel_params() -> dict:
+    """The wheel's parameters as the tumble template takes them: no meter spins."""
+    out = {k: v for k, v in WHEEL_PARAMS.items() if k != "meter_spins_mode"}
+    out["wheel"] = Param("table", "a wheel award with every trigger of the free spins: a [tables.*] of segments { award "
+                                  "= \"cash\" | \"free_spins\" | \"respin\", value = x total bet or spins, weight = w }, "
+                                  "again = true to spin once more after the award", required=False, pays="value")
+    return out
+
+
+def check_wheel(features: dict, report, refs: dict, kinds: tuple = WHEEL_AWARDS, where: str = "") -> None:
+    """The wheel's cross-checks (key paths from the file root): its keys need ``wheel``; every segment an award
+    among ``kinds`` with a value of the right kind (``where``: why a kind is not taken); the wheel can stop; meter
+    spins have a mode and the mode a meter spin."""
     if "wheel" not in features:
         for key in ("wheel_on_retrigger", "wheel_repeat_cash", "wheel_max_spins", "meter_spins_mode"):
             if key in features:
                 report(("features", key), f"{key} needs wheel = \"TABLE\" (the wheel's segments)")
         return
     table = refs["table"][features["wheel"]]
-    kinds = check_segments(table, report)
-    if kinds is None:
+    landed = check_segments(table, report, kinds, where=where)
+    if landed is None:
         return
-    check_stops(table, kinds, report)
-    metered = any(kind == "meter_spins" for kind, _ in kinds)
+    check_stops(table, landed, report)
+    metered = any(kind == "meter_spins" for kind, _ in landed)
     if metered and "meter_spins_mode" not in features:
         report(("features", "wheel"), f"[tables.{table.name}] awards meter spins: give meter_spins_mode = the strip-set "
                                       "mode they are played on")

@@ -304,7 +304,8 @@ class PaySections:
             return False
         if is_wheel(tables[award]):
             return check_segments(tables[award], self.problem, BONUS_WHEEL_AWARDS, UNIT_TEXT[unit],
-                                  f"read by [triggers.{name}] award") is not None
+                                  f"read by [triggers.{name}] award: free_spins and meter_spins segments need the "
+                                  "free_spins template's [features] wheel") is not None
         ok = True
         for i, entry in enumerate(tables[award].entries):
             epath = ("tables", award, "entries", i)
