@@ -148,9 +148,19 @@ def reel_windows(game: Game, strip: Strip, rows: int) -> ReelWindows:
     )
 
 
-def strip_set_windows(game: Game, strip_set: StripSet) -> list[ReelWindows]:
-    """The distinct windows of every reel of ``strip_set`` (see :func:`reel_windows`)."""
-    return [reel_windows(game, strip, game.rows[i]) for i, strip in enumerate(strip_set.reels)]
+def strip_set_windows(game: Game, strip_set: StripSet, cache: dict | None = None) -> list[ReelWindows]:
+    """The distinct windows of every reel of ``strip_set`` (see :func:`reel_windows`).  ``cache`` (a dict kept by
+    the caller for one game): reels already seen are not worked out again; the played sets of mystery reveals and
+    wild reels share most of their reels (mystery_stacks: 151 distinct reels in 385 free-spin sets)."""
+    if cache is None:
+        return [reel_windows(game, strip, game.rows[i]) for i, strip in enumerate(strip_set.reels)]
+    out = []
+    for i, strip in enumerate(strip_set.reels):
+        key = (strip, game.rows[i])
+        if key not in cache:
+            cache[key] = reel_windows(game, strip, game.rows[i])
+        out.append(cache[key])
+    return out
 
 
 def row_symbol_weights(game: Game, strip: Strip, row: int) -> np.ndarray:

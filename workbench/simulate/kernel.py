@@ -89,7 +89,8 @@ def compile_strip_sets(game: Game, strip_sets: list, lines: LineArrays, with_pre
         "strip symbols": n_sets * n * max_len * 4,
         "windows (symbols, counts, packed counts)": n_sets * n * max_len * (max_rows * 4 + n_groups * 8 + 8),
     })
-    windows = [strip_set_windows(game, s) for s in strip_sets]
+    seen: dict = {}  # reels shared by several sets (mystery reveals, wild reels): their windows worked out once
+    windows = [strip_set_windows(game, s, seen) for s in strip_sets]
     max_win = max(len(w.weights) for ws in windows for w in ws)
     length = np.zeros((n_sets, n), dtype=np.int64)
     symbols = np.zeros((n_sets, n, max_len), dtype=np.int32)
