@@ -274,3 +274,17 @@ def test_the_table_editor_shows_the_bonus_wheels_exact_award_and_follows_an_edit
     assert after > before
     assert f"mean {float(after) / pay_scale(after_game).cost_units:,.4f} x total bet" in wheel.ev.value
     assert "saved file:" in wheel.ev.value
+
+
+def test_par_text_aligns_its_numbers_without_the_long_exact_fraction():
+    """A wheel's exact RTP fraction has terms of about 150 digits: the `workbench par` summary writes it as it is,
+    and still right-aligns the other numbers in a narrow column (they were padded to the fraction's width)."""
+    from workbench.cli.par_text import render_par_text
+    from workbench.exact import par
+
+    lines = render_par_text(par(load_game(GALLERY), full_cycle=False)).splitlines()
+    fraction = next(line for line in lines if line.startswith("RTP as an exact fraction"))
+    assert len(fraction) > 250 and fraction.endswith("x total bet")
+    rtp = next(line for line in lines if line.startswith("RTP  "))
+    hit = next(line for line in lines if line.startswith("Hit frequency  "))
+    assert len(rtp) < 80 and rtp.index("%") == hit.index("%")

@@ -52,14 +52,17 @@ def _lint_lines(sheet) -> list[str]:
 def _summary_lines(sheet) -> list[str]:
     """The PAR summary, one left-aligned ``figure  value  unit`` line per figure of the catalogue
     (:mod:`workbench.figures`; a long note does not push the numbers right)."""
-    from ..figures import TEXT, shown
+    from ..figures import FRACTION, TEXT, shown
 
-    rows = [("game", sheet.game.name, ""), ("mode", sheet.mode, "")]
-    rows += [(v.label, shown(v.value, v.kind), "" if v.kind == TEXT else v.unit) for v in sheet.figures()]
-    width = max(len(label) for label, _, _ in rows)
-    size = max(len(value) for label, value, unit in rows if unit) if any(unit for _, _, unit in rows) else 0
-    lines = [f"{label:{width}s}  {value:>{size}s}  {unit}".rstrip() if unit else f"{label:{width}s}  {value}"
-             for label, value, unit in rows]
+    rows = [("game", sheet.game.name, "", TEXT), ("mode", sheet.mode, "", TEXT)]
+    rows += [(v.label, shown(v.value, v.kind), "" if v.kind == TEXT else v.unit, v.kind) for v in sheet.figures()]
+    width = max(len(row[0]) for row in rows)
+    # numbers right-aligned on the widest of them; an exact fraction (hundreds of digits for some games) is not a
+    # column to align on: it is written as it is, left-aligned
+    aligned = [value for _, value, unit, kind in rows if unit and kind != FRACTION]
+    size = max(map(len, aligned)) if aligned else 0
+    lines = [f"{label:{width}s}  {value:>{size}s}  {unit}".rstrip() if unit and kind != FRACTION
+             else f"{label:{width}s}  {value}  {unit}".rstrip() for label, value, unit, kind in rows]
     from ..simulate import exactness
 
     exact, why = exactness(sheet.game)
