@@ -288,3 +288,14 @@ def test_par_text_aligns_its_numbers_without_the_long_exact_fraction():
     rtp = next(line for line in lines if line.startswith("RTP  "))
     hit = next(line for line in lines if line.startswith("Hit frequency  "))
     assert len(rtp) < 80 and rtp.index("%") == hit.index("%")
+
+
+def test_the_table_editor_labels_a_bonus_wheels_cash_in_its_award_unit(tmp_path):
+    from workbench.widgets import TableWeightsEditor
+
+    path = tmp_path / GALLERY.name
+    path.write_text(GALLERY.read_text(encoding="utf-8").replace('award_unit = "total_bet"', 'award_unit = "line_bet"'),
+                    encoding="utf-8")
+    wheel = TableWeightsEditor(path).tables["prize_wheel"]
+    assert "cash: " in wheel.contributions[0].value and "x line bet" in wheel.contributions[0].value
+    assert "x line bet" in wheel.ev.value and "x total bet" not in wheel.contributions[0].value

@@ -138,10 +138,11 @@ class TableEditor:
         if not self._updating:
             self._on_weights(self.name, [box.value for box in self.weights])
 
-    def show(self, table: WeightedTable, saved: WeightedTable | None, summary: str = "", saved_summary: str = "") -> None:
+    def show(self, table: WeightedTable, saved: WeightedTable | None, summary: str = "", saved_summary: str = "",
+             cash_unit: str = "x total bet") -> None:
         """Show ``table``'s weights, probabilities and EVs (changes vs ``saved`` highlighted); a table with a
         ``summary`` of its own (a wheel: the exact value of one award) shows that instead of per-field EVs, whose
-        ``value`` would add cash to spins."""
+        ``value`` would add cash to spins; ``cash_unit``: the unit of its cash segments (a bonus wheel's award_unit)."""
         self._updating = True
         try:
             for box, w in zip(self.weights, table.weights):
@@ -157,7 +158,7 @@ class TableEditor:
             self.probabilities[i].value = f"{float(p):.6f} <small>({p})</small>{mark}"
             parts = [f"{k}: {float(_fraction(entry[k]) * p):,.4f}" for k in fields if k in entry]
             if summary and "value" in entry:  # a wheel segment: what its value is (cash x total bet, or spins)
-                unit = " x total bet" if entry.get("award") == "cash" else ""
+                unit = f" {cash_unit}" if entry.get("award") == "cash" else ""
                 parts = [f"{str(entry.get('award', 'value')).replace('_', ' ')}: {float(_fraction(entry['value']) * p):,.4f}{unit}"]
             self.contributions[i].value = ", ".join(parts) or "–"
         evs = table_ev(table)
@@ -242,7 +243,9 @@ class TableWeightsEditor(EditorPanel):
         roles = _table_roles(game)
         for name, editor in self.tables.items():
             if name in wheels:
-                editor.show(game.tables[name], saved.tables.get(name), wheels[name], saved_wheels.get(name, ""))
+                units = {t.award: f"x {t.award_unit.replace('_', ' ')}" for t in game.triggers.values() if t.award}
+                editor.show(game.tables[name], saved.tables.get(name), wheels[name], saved_wheels.get(name, ""),
+                            units.get(name, "x total bet"))
             else:
                 editor.show(game.tables[name], saved.tables.get(name), roles.get(name, ""))
         self.undo_button.disabled = not self._can_undo()  # now that the boxes show the current weights
