@@ -115,9 +115,7 @@ def wheel_summary(game) -> str:
     else:
         meter = f", {float(v.meter_spins):,.4f} meter spins (mode {f['meter_spins_mode']})" if "meter_spins_mode" in f else ""
         most = f"wheel_max_spins {int(f.get('wheel_max_spins', MAX_WHEEL_SPINS)):,}"
-        limit = (f"never ended by {most}" if v.limit == 0
-                 else f"ended by {most} less than once in 1,000,000,000,000 awards" if v.limit < Fraction(1, 10**12)
-                 else f"ended by {most} about once in {float(1 / v.limit):,.0f} awards")
+        limit = _limit_text(v.limit, most)
         value = (f"one award (exact): {float(v.cash):,.4f} x total bet cash, {float(v.free_spins):,.4f} free spins{meter}, "
                  f"{float(v.wheel_spins):,.4f} wheel spins; {limit}")
     when = "every trigger and retrigger" if f.get("wheel_on_retrigger", True) else "every trigger (not retriggers)"
@@ -150,31 +148,32 @@ def award_draw(game, trigger):
                      max_spins=np.int64(trigger.award_max_spins))
 
 
+def _limit_text(limit: Fraction, most: str) -> str:
+    """How often the safety maximum ``most`` (its key and value, in words) ends an award of probability ``limit``."""
+    if limit == 0:
+        return f"never ended by {most}"
+    if limit < Fraction(1, 10**12):
+        return f"ended by {most} less than once in 1,000,000,000,000 awards"
+    return f"ended by {most} about once in {float(1 / limit):,.0f} awards"
+
+
 def bonus_wheel_summary(game) -> str:
     """The trigger whose bonus ``award`` is a wheel, in words with the exact value of one award (for the report's
     overview and the table editor); "" when no trigger's award is a wheel."""
-    from ..exact.triggers import award_moments
     from ..model.wheel_segments import is_wheel
-    from ..pays.scale import pay_scale
 
     wheels = [t for t in game.triggers.values() if t.award is not None and is_wheel(game.tables[t.award])]
     if not wheels:
         return ""
     trigger = wheels[0]  # validation allows one award trigger
-    scale = pay_scale(game)
-    mean, variance, zero, largest = award_moments(game, trigger, scale)
-    v = wheel_value_of_award(game, trigger)
-    per = float(scale.units(game.bet.credits(Fraction(1), trigger.award_unit)))  # pay units per award unit
+    v = wheel_value_of_award(game, trigger)  # in the table's values: x the award unit
     unit = f"x {trigger.award_unit.replace('_', ' ')}"
-    most = f"award_max_spins {trigger.award_max_spins:,}"
-    limit = (f"never ended by {most}" if v.limit == 0
-             else f"ended by {most} less than once in 1,000,000,000,000 awards" if v.limit < Fraction(1, 10**12)
-             else f"ended by {most} about once in {float(1 / v.limit):,.0f} awards")
     repeat = "" if trigger.award_repeat_cash else "; a cash prize cannot repeat within one award"
     return (f"[tables.{trigger.award}] spun as the bonus award of [triggers.{trigger.name}]{repeat}; one award (exact): "
-            f"mean {float(mean) / per:,.4f} {unit}, standard deviation {float(variance) ** 0.5 / per:,.4f} {unit}, "
-            f"pays nothing {float(zero):.4%} of the time, at most {largest / per:,.4f} {unit}, "
-            f"{float(v.wheel_spins):,.4f} wheel spins; {limit}")
+            f"mean {float(v.cash):,.4f} {unit}, standard deviation {float(v.cash_variance) ** 0.5:,.4f} {unit}, "
+            f"pays nothing {float(v.cash_zero):.4%} of the time, at most {float(v.cash_max):,.4f} {unit}, "
+            f"{float(v.wheel_spins):,.4f} wheel spins; "
+            f"{_limit_text(v.limit, f'award_max_spins {trigger.award_max_spins:,}')}")
 
 
 def wheel_value_of_award(game, trigger):
