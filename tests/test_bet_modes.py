@@ -33,7 +33,7 @@ def test_in_bet_mode_plays_the_modes_strips():
 def test_every_mode_is_reported_x_its_own_cost():
     game = load_game(COINS)
     modes = {m.name: m for m in estimate_bet_modes(game, precision=0.004, seed=3)}
-    assert list(modes) == ["base", "ante", "coin_buy", "prize_spins"]
+    assert list(modes) == ["base", "ante", "coin_buy", "wheel_buy", "prize_spins"]
     base, ante, buy = modes["base"], modes["ante"], modes["coin_buy"]
     assert base.cost == 1 and base.base_part == pytest.approx(par(game, full_cycle=False).rtp, rel=1e-12)
     # the ante's exact part: its own strips' first screen, divided by its price

@@ -40,12 +40,15 @@ PAR_MODULE = sys.modules["workbench.exact.par"]  # the package re-exports the fu
 
 @pytest.fixture(scope="module", autouse=True)
 def warm():
-    """Load (or compile) the exact engine and the classic round before any case is timed."""
+    """Load (or compile) the exact engine and the classic round before any case is timed: the classic game's full
+    cycle, and the paths a cycle over the budget takes (moments without enumeration, the bounded max-win search),
+    which on an empty numba cache compile on first use (a fresh clone's CI once spent 10 s of a case's box there)."""
     from workbench.simulate import simulate
 
     game = load_game("classic_tens")
     par(game)
     simulate(game, 1000, 1)
+    par(loads_game(with_weights(game_text(reels=10, rows=3, n_lines=20, stops=300), 50_000), "warm.toml"))
 
 
 def bounded(fn, limit: float = LIMIT):

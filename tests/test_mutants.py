@@ -86,7 +86,7 @@ def test_every_bet_mode_of_a_file_with_several_is_played_by_the_corpus(tmp_path)
         if run_case(case, tmp_path, commands=False).accepted:
             game = load_game(str(tmp_path / f"hold_and_respin_coins_case{case}.toml"))
             played.add(played_mode(case, list(game.all_bet_modes)))
-    assert played == {"base", "ante", "coin_buy", "prize_spins"}
+    assert played == {"base", "ante", "coin_buy", "wheel_buy", "prize_spins"}
 
 
 # ---------------------------------------------------------------------------

@@ -49,7 +49,8 @@ def test_a_drop_hits_each_cell_with_its_exact_chance():
         held[0, 0] = True
         out = np.zeros(9, dtype=np.int64)
         n = 200_000
-        drop_many(rw, screen, np.array([3, 3, 3]), held, np.int64(game.symbols["WILD"].index), chunk_state(5, 0), n, out)
+        drop_many(rw, screen, np.array([3, 3, 3]), held, np.int64(game.symbols["WILD"].index), chunk_state(5, 0), n, out,
+                  np.full(3, -1, dtype=np.int64))
         got = out.reshape(3, 3) / n
         if "overlay" in entries:  # overlays ignore held cells
             assert got[0, 0] == pytest.approx(expect[0, 0], abs=0.005)

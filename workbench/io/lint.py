@@ -551,8 +551,8 @@ class _Linter:
     # -- 11 (the exact part that needs no engine): a buy below what it surely pays -----------------
     def guaranteed_payout(self, mode) -> Fraction | None:
         """The least a bought feature pays, x total bet, when the file fixes it: a free-spins ``min_feature_win``, or a
-        hold-and-respin buy's coins at the smallest coin value (a jackpot coin at its tier's value; a collector or
-        multiplier coin may add nothing)."""
+        hold-and-respin buy's coins at the smallest coin value (a jackpot coin at its tier's value; a collector,
+        multiplier or wheel coin may add nothing)."""
         features = self.game.features
         best = None
         value = features.get("min_feature_win")

@@ -6,6 +6,7 @@ from collections import Counter
 from fractions import Fraction
 
 from ..model import Game, Strip, StripSet, rules
+from ..model.wheel_segments import MAX_WHEEL_SPINS
 from .cycle import multiplier_tables
 from .screens import screen
 from .pays import line_wins
@@ -231,13 +232,18 @@ def _explicit_free_spin(game: Game, strip_set: StripSet, stops: tuple, rng, stat
         for r in {r for r, _ in landed}:
             shown[r] = [wild] * len(shown[r])
     tables = multiplier_tables(game)
-    if wilds == "expanding_sticky":  # the first wild to land on a reel fills it to the end, one multiplier
+
+    def wild_multiplier():
+        entries = tables.get(wild)
+        return entries[_pick(rng, [w for _, w in entries])][0] if entries else game.symbols[wild].multiplier
+
+    redraw = f.get("wild_reel_multiplier") == "every_spin"
+    if wilds == "expanding_sticky":  # the first wild to land on a reel fills it to the end (None: drawn every spin)
         for r in sorted({r for r, _ in landed} - set(reels_held)):
-            entries = tables.get(wild)
-            reels_held[r] = (entries[_pick(rng, [w for _, w in entries])][0] if entries
-                             else game.symbols[wild].multiplier)
-        for r in reels_held:
-            shown[r] = [wild] * len(shown[r])
+            reels_held[r] = None if redraw else wild_multiplier()
+    reel_mults = {r: wild_multiplier() if m is None else m for r, m in reels_held.items()}
+    for r in reels_held:
+        shown[r] = [wild] * len(shown[r])
     for r, row in held:
         shown[r][row] = wild
     counted = [list(reel) for reel in shown]  # scatters count before persisting and random wilds go on
@@ -249,11 +255,12 @@ def _explicit_free_spin(game: Game, strip_set: StripSet, stops: tuple, rng, stat
             fresh = persisting_cells(game, counted) - persisted  # from the next spin on
         for r, row in persisted:
             shown[r][row] = wild
+    placed = set()
     if "free_spins_random_wilds" in f:
-        drop_random_wilds(game, shown, held | persisted, rng)
+        placed = drop_random_wilds(game, shown, held | persisted, rng, set(reels_held))
     mults = None
     if tables or reels_held:  # each cell's multiplier: a held reel's, a table wild's drawn, else its own
-        mults = [[reels_held[i] if i in reels_held
+        mults = [[reel_mults[i] if i in reels_held
                   else tables[s][_pick(rng, [w for _, w in tables[s]])][0] if s in tables
                   else game.symbols[s].multiplier for s in reel] for i, reel in enumerate(shown)]
     spin = Fraction(0)
@@ -272,13 +279,18 @@ def _explicit_free_spin(game: Game, strip_set: StripSet, stops: tuple, rng, stat
     elif wilds == "walking":
         state["held"] = {(r - 1, row) for r, row in held | landed if r >= 1}
     persisted |= fresh
+    for r in placed:  # placed off the strips: the reel's expanding sticky wild from the next spin
+        reels_held[r] = None if redraw else wild_multiplier()
     return spin, shown_count
 
 
-def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng) -> None:
+def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng, held_reels: frozenset = frozenset()) -> set:
     """Random wilds on one free spin's screen (``[features] free_spins_random_wilds``), in place: one outcome of the
     table by weight; ``cells``: ``wild_symbol`` on ``count`` distinct cells drawn uniformly among those not ``held``
-    (all of them when fewer); ``overlay``: per size s an s x s square at a uniform position inside the grid."""
+    (all of them when fewer); ``overlay``: per size s an s x s square at a uniform position inside the grid;
+    ``sticky_reels``: ``count`` distinct reels drawn uniformly among those not in ``held_reels`` (all when fewer), each
+    showing the wild on a uniform row.  Returns the reels a ``sticky_reels`` outcome placed (they hold an expanding sticky
+    wild from the next spin)."""
     f = game.features
     table = game.tables[f["free_spins_random_wilds"]]
     entry = table.entries[_pick(rng, table.weights)]
@@ -294,6 +306,13 @@ def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng) -> Non
             for r in range(left, left + side):
                 for row in range(top, top + side):
                     shown[r][row] = wild
+    elif entry["wilds"] == "sticky_reels":
+        free = [r for r in range(len(shown)) if r not in held_reels]
+        placed = set(rng.sample(free, min(int(entry["count"]), len(free))))
+        for r in placed:
+            shown[r][rng.randrange(len(shown[r]))] = wild
+        return placed
+    return set()
 
 
 def _count_on_screen(shown: list[list[str]], group) -> int:
@@ -322,7 +341,8 @@ def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
     with ``rng`` (a ``random.Random``): what it pays by component, credits per bet multiplier.
 
     Straight from docs/reelset-format.md: the screen is a list of cells; every coin drawn from ``coin_values``
-    (value x total bet, jackpot, collector, multiplier) sticks in a cell; the coins of one landing (the starting
+    (value x total bet, jackpot, collector, multiplier, or a wheel coin whose value is one award of its wheel) sticks
+    in a cell; the coins of one landing (the starting
     screen, or one respin) are placed first, then each collector among them takes the sum of the value coins now on
     the screen; on a respin each empty cell lands a coin with weight ``respin_coin_weight`` against
     ``respin_blank_weight`` (a prize mode with strips: each respin, from 0 coins on, is one board of its strips,
@@ -349,6 +369,10 @@ def hold_and_respin_feature(game: Game, coins: int, rng) -> dict[str, Fraction]:
                 paid[key] = paid.get(key, Fraction(0)) + Fraction(str(f[entry["jackpot"]])) * cost
             elif "multiplier" in entry:
                 cells[cell] = ("multiplier", int(entry["multiplier"]))
+            elif "wheel" in entry:  # a wheel coin: one award of its wheel, x total bet, is its value
+                cash = spin_wheel_table(game.tables[entry["wheel"]], bool(f.get("coin_wheel_repeat_cash", True)),
+                                        int(f.get("coin_wheel_max_spins", MAX_WHEEL_SPINS)), rng)[0]
+                cells[cell] = ("value", cash * cost)
             else:
                 batch.append(cell)
         for cell in batch:  # collectors after the other coins of their landing

@@ -15,6 +15,7 @@ from ..rounds.random_wilds import random_wilds_summary
 from ..rounds.persisting_wilds import persisting_wilds_summary
 from ..model.wheel_segments import is_wheel
 from ..rounds.algebra import multiplier_algebra
+from ..rounds.coin_wheels import coin_wheel_summaries
 from ..rounds.wheels import bonus_wheel_summary, wheel_summary
 
 
@@ -121,12 +122,24 @@ def game_overview(game) -> pd.DataFrame:
         *([("multiplier algebra", algebra)] if (algebra := multiplier_algebra(game)) else []),
         *([("wheel award", wheel_summary(game))] if "wheel" in game.features else []),
         *([("bonus wheel", bonus)] if (bonus := bonus_wheel_summary(game)) else []),
-        *([("random wilds", random_wilds_summary(game))] if "free_spins_random_wilds" in game.features else []),
+        *([("wheel coins", "; ".join(coins.values()))] if (coins := coin_wheel_summaries(game)) else []),
+        *([("random wilds", drops)] if (drops := per_bet_mode(game, "free_spins_random_wilds", random_wilds_summary)) else []),
         *([("persisting wilds", persisting_wilds_summary(game))] if "free_spins_persisting_wilds" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
         *([("player choices", choices_text(game))] if game.choices else []),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def per_bet_mode(game, key: str, summary) -> str:
+    """``summary`` of the game where its ``[features]`` have ``key``, and of every bet mode playing a ``key`` of its
+    own (``features = { key = ... }``, the bet mode named), joined by "; " ("" when none has it)."""
+    texts = []
+    for mode in [None, *game.all_bet_modes]:
+        played = game if mode is None else game.in_bet_mode(mode)
+        if key in played.features and (mode is None or played.features[key] != game.features.get(key)):
+            texts.append(("" if mode is None else f"bet mode {mode}: ") + summary(played))
+    return "; ".join(texts)
 
 
 def mystery_text(game) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
+from .coin_wheels import COIN_WHEEL_PARAMS, check_coin_wheel
 from .persisting_wilds import PERSISTING_WILDS_PARAMS, check_persisting_wilds
 from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds, check_screen_wilds
 from .wheels import TUMBLE_WHEEL_AWARDS, WHEEL_PARAMS, check_wheel, tumble_wheel_params
@@ -316,7 +317,8 @@ HOLD_AND_RESPIN_PARAMS = {
                                 "e.g. 6) that starts the hold and respin feature"),
     "coin_values": Param("table", "value of each coin, drawn when it lands: entries value = x total bet, jackpot = "
                                   "\"mini\" | \"minor\" | \"major\", collector = true (collects the value coins on "
-                                  "the screen) or multiplier = m (the coins' total x m at the end)", pays="value"),
+                                  "the screen), multiplier = m (the coins' total x m at the end) or wheel = \"TABLE\" "
+                                  "(its value: one award of that wheel of cash and respin segments)", pays="value"),
     "respins": Param("int", "respins granted at the start and again whenever a new coin lands (absent: 3)",
                      required=False, min=1, max=100),
     "respin_coin_weight": Param("int", "on a respin each empty cell shows a new coin with this weight ...", min=0,
@@ -327,6 +329,7 @@ HOLD_AND_RESPIN_PARAMS = {
     "major": Param("number", "the Major jackpot, x total bet", required=False, min=0, max=MAX_CELLS_VALUE, pays=True),
     "grand": Param("number", "the Grand jackpot, x total bet, paid on top when coins fill the screen (absent: none)",
                    required=False, min=0, max=MAX_CELLS_VALUE, pays=True),
+    **COIN_WHEEL_PARAMS,
 }
 
 
@@ -368,6 +371,8 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
             if isinstance(m, bool) or not isinstance(m, int) or not 2 <= m <= MAX_MULTIPLIER:
                 report(path + ("multiplier",), f"a multiplier coin's multiplier is a whole number 2 to "
                                                f"{MAX_MULTIPLIER:,}, got {m!r}")
+        elif keys == {"wheel"}:
+            pass  # checked with the wheel (check_coin_wheel)
         elif keys == {"jackpot"}:
             if entry["jackpot"] not in JACKPOTS:
                 report(path + ("jackpot",), f"jackpot must be one of {', '.join(JACKPOTS)}, got {entry['jackpot']!r}")
@@ -375,8 +380,9 @@ def check_hold_and_respin(features: dict, report, refs: dict) -> None:
                 report(path + ("jackpot",), f"a {entry['jackpot']} coin needs [features] {entry['jackpot']} = its value "
                                             "(x total bet)")
         else:
-            report(path, "a coin is value = x total bet, jackpot = \"mini\" | \"minor\" | \"major\", collector = true "
-                         "or multiplier = m (exactly one of these)")
+            report(path, "a coin is value = x total bet, jackpot = \"mini\" | \"minor\" | \"major\", collector = true, "
+                         "multiplier = m or wheel = \"TABLE\" (exactly one of these)")
+    check_coin_wheel(features, report, refs)
     if features["respin_coin_weight"] + features["respin_blank_weight"] <= 0:
         report(("features", "respin_blank_weight"), "respin_coin_weight + respin_blank_weight must be above 0")
 
@@ -387,8 +393,8 @@ HOLD_AND_RESPIN = RoundTemplate(
     params=HOLD_AND_RESPIN_PARAMS,
     check=check_hold_and_respin,
     summary="The classic spin (lines or ways, scatters) plus a hold and respin coin feature: enough coins start it; coins "
-            "stick, each with a value (x total bet), a fixed jackpot (mini, minor, major), a collector or a multiplier drawn "
-            "from a table; respins reset when a new coin lands; a full screen adds the grand jackpot. The base game is exact, the feature "
+            "stick, each with a value (x total bet), a fixed jackpot (mini, minor, major), a collector, a multiplier or a "
+            "wheel award drawn from a table; respins reset when a new coin lands; a full screen adds the grand jackpot. The base game is exact, the feature "
             "simulated (exact + conditional by starting coin count).",
     declared_pays=True,
     buys=True,

@@ -248,6 +248,10 @@ def hold_and_respin_bound(game: Game, stake=None) -> RoundBound:
     entries = table.entries if table is not None else ()
     top_value = max([_total_bet_units(game, e["value"]) for e in entries
                      if set(e) - {"weight"} == {"value"} and isinstance(e["value"], (int, float))] + [0])
+    from .coin_wheels import coin_wheel_table, coin_wheel_value
+
+    if coin_wheel_table(game) is not None:  # a wheel coin is worth at most its wheel's largest award
+        top_value = max(top_value, _total_bet_units(game, coin_wheel_value(game).cash_max))
     collectors = any(e.get("collector") is True for e in entries)
     mults = [int(e["multiplier"]) for e in entries if isinstance(e.get("multiplier"), int)]
     # any entry may land on every cell: the product of the multiplier coins is capped at MAX_MULTIPLIER

@@ -26,12 +26,13 @@ from .random_wilds import random_wild_params
 # screens (reels x rows), ``held`` the wilds carried to the next spin, ``member[g, id]`` the instances a cell showing
 # symbol id (the variant game's ids included) adds to scatter group g (counted on the screen before random wilds drop,
 # ``scat_mode[g]``), ``reel[r]`` the symbol id an expanding sticky wild holds reel r with (-1: none; with a multiplier
-# drawn from a table, the variant game's id of that multiplier), ``random`` the random wilds
+# drawn from a table once, the variant game's id of that multiplier; drawn every spin, ``wild``), ``redraw`` whether a
+# held reel draws its multiplier every spin (wild_reel_multiplier = "every_spin"), ``random`` the random wilds
 # (simulate.steps.random_wilds.RandomWildParams; no entries: none); ``persists[id]`` whether a cell showing symbol id
 # on a trigger or retrigger screen turns into a persisting wild (empty: none), ``persist[r, row]`` the persisting
 # wilds (0 none, 1 on the screen, 2 from the next spin), ``persist_min`` the trigger scatters a free spin needs to add
 # some (a retrigger), ``covered`` scratch: the cells random wilds avoid.
-WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel", "random",
+WildParams = namedtuple("WildParams", ["mode", "wild", "screen", "held", "landed", "member", "reel", "redraw", "random",
                                        "persists", "persist", "persist_min", "covered"])
 WILDS = {"none": 0, "sticky": 1, "expanding": 2, "walking": 3, "expanding_sticky": 4}
 
@@ -72,9 +73,17 @@ def apply_persisting(w, rows, screen):
 
 
 @njit(cache=True, inline="always")
+def reel_wild(w, tw, rng):
+    """The symbol id a reel revealed now is held with: the wild, or (a table wild drawn once) its drawn variant."""
+    t = tw.table_of[w.wild]
+    return tw.var_ids[t, weighted_index(tw.cum[t], rng)] if t >= 0 and not w.redraw else w.wild
+
+
+@njit(cache=True, inline="always")
 def land_wilds(w, tw, rows, screen, rng):
     """The landed wilds of ``screen``: marked in ``w.landed``; expanding ones fill their reel; expanding sticky ones
-    hold their reel to the end of the feature, the multiplier drawn once from its table when it lands."""
+    hold their reel to the end of the feature; every held reel (landed or placed by random wilds) is filled, with the
+    multiplier drawn when it was revealed, or (``w.redraw``) one drawn now for the whole reel."""
     for r in range(rows.shape[0]):
         expand = False
         for row in range(rows[r]):
@@ -83,13 +92,15 @@ def land_wilds(w, tw, rows, screen, rng):
         if w.mode == 2 and expand:
             for row in range(rows[r]):
                 screen[r, row] = w.wild
-        elif w.mode == 4:
-            if expand and w.reel[r] < 0:  # revealed: the reel's wild and its multiplier for the rest of the feature
-                t = tw.table_of[w.wild]
-                w.reel[r] = tw.var_ids[t, weighted_index(tw.cum[t], rng)] if t >= 0 else w.wild
-            if w.reel[r] >= 0:
-                for row in range(rows[r]):
-                    screen[r, row] = w.reel[r]
+        elif w.mode == 4 and expand and w.reel[r] < 0:  # revealed: the reel's wild for the rest of the feature
+            w.reel[r] = reel_wild(w, tw, rng)
+        if w.reel[r] >= 0:
+            held = w.reel[r]
+            t = tw.table_of[w.wild]
+            if w.redraw and t >= 0:
+                held = tw.var_ids[t, weighted_index(tw.cum[t], rng)]
+            for row in range(rows[r]):
+                screen[r, row] = held
 
 
 @njit(cache=True, inline="always")
@@ -125,7 +136,7 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
             mark_persisting(w, sc.mode[p.group] == ADJACENT, p.group, rows, screen, 2)
         apply_persisting(w, rows, screen)
     if w.random.cum.shape[0] > 0:
-        drop_random_wilds(w.random, screen, rows, w.covered if persisting else w.held, w.wild, rng)
+        drop_random_wilds(w.random, screen, rows, w.covered if persisting else w.held, w.wild, rng, w.reel)
     if tw.var_ids.shape[0] > 0:  # every other visible table-wild cell draws its multiplier
         draw_table_cells(tw, rows, screen, rng)
     win += line_pay_screen(lines, screen)
@@ -143,6 +154,10 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
             for row in range(rows[r]):
                 if w.persist[r, row] == 2:
                     w.persist[r, row] = 1
+    for r in range(rows.shape[0]):  # reels placed by random wilds this spin: held from the next spin on
+        if w.random.pending[r]:
+            w.random.pending[r] = False
+            w.reel[r] = reel_wild(w, tw, rng)
     return win
 
 
@@ -150,6 +165,7 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
 def clear_held(w):
     for r in range(w.held.shape[0]):
         w.reel[r] = -1
+        w.random.pending[r] = False
         for row in range(w.held.shape[1]):
             w.held[r, row] = False
             w.persist[r, row] = 0
@@ -174,6 +190,7 @@ def wild_params(game: Game) -> WildParams:
     shape = (game.reels, max(game.rows))
     return WildParams(mode=np.int64(mode), wild=np.int64(wild), screen=np.full(shape, n_symbols, dtype=np.int64),
                       held=np.zeros(shape, dtype=np.bool_), landed=np.zeros(shape, dtype=np.bool_), member=member,
-                      reel=np.full(game.reels, -1, dtype=np.int64), random=random,
+                      reel=np.full(game.reels, -1, dtype=np.int64),
+                      redraw=np.bool_(game.features.get("wild_reel_multiplier") == "every_spin"), random=random,
                       persists=persists, persist=np.zeros(shape, dtype=np.int64), persist_min=np.int64(persist_min),
                       covered=np.zeros(shape, dtype=np.bool_))

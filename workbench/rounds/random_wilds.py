@@ -4,7 +4,11 @@ its checks, the compiled record (:func:`random_wild_params`, built only when a g
 The table's entries are the outcomes of one free spin, drawn by weight: ``{ wilds = "none" }``,
 ``{ wilds = "cells", count = n }`` (``wild_symbol`` on n distinct cells drawn uniformly among those no sticky or
 walking wild holds; all of them when fewer are free) or ``{ wilds = "overlay", sizes = [s, ...] }`` (a square of
-s reels x s rows of ``wild_symbol`` per size, each at a uniform position wholly inside the grid; they may overlap).
+s reels x s rows of ``wild_symbol`` per size, each at a uniform position wholly inside the grid; they may overlap) or
+``{ wilds = "sticky_reels", count = n }`` (n expanding sticky wilds placed off the strips on distinct reels drawn uniformly
+among those no expanding sticky wild holds: each shows ``wild_symbol`` on a uniform row of its reel on the spin it
+arrives and holds the whole reel from the next spin to the end of the feature).  ``wild_reel_multiplier`` says whether
+a held reel keeps the multiplier drawn when it is revealed (``on_reveal``) or draws a new one every spin.
 The wilds go on after the screen's own wilds (sticky, expanding, walking) and before a wild's multiplier is drawn
 per cell, so a dropped wild draws its multiplier as a landed one does.  Scatters are counted on the screen before
 the drop: a wild dropped on a scatter does not hide it (Bier Haus's Hans Wilds).  Meter spins drop them too.
@@ -17,13 +21,19 @@ import numpy as np
 from ..model.params import Param, describe
 
 MAX_OVERLAYS = 8  # squares of one overlay outcome
-RANDOM_WILD_KINDS = ("none", "cells", "overlay")
+RANDOM_WILD_KINDS = ("none", "cells", "overlay", "sticky_reels")
+WILD_REEL_MULTIPLIERS = ("on_reveal", "every_spin")  # a held reel's multiplier: drawn once, or again every spin
 
 RANDOM_WILDS_PARAMS = {
     "free_spins_random_wilds": Param(
         "table", "random wilds dropped on every free spin (lines games): a [tables.*] of outcomes { wilds = \"none\" | "
-                 "\"cells\" | \"overlay\", count = n (cells), sizes = [s, ...] (overlay squares), weight = w }; needs "
-                 "wild_symbol", required=False),
+                 "\"cells\" | \"overlay\" | \"sticky_reels\", count = n (cells; sticky_reels: expanding sticky wilds "
+                 "placed off the strips), sizes = [s, ...] (overlay squares), weight = w }; needs wild_symbol",
+        required=False),
+    "wild_reel_multiplier": Param(
+        "str", "the multiplier of a reel an expanding sticky wild holds (landed, or placed by a sticky_reels outcome), "
+               "from the wild's table in the free spins' mode: on_reveal (drawn once, kept to the end; the default) or "
+               "every_spin (drawn again on every spin, one per reel)", required=False, choices=WILD_REEL_MULTIPLIERS),
 }
 
 
@@ -31,9 +41,18 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
     """The random wilds' checks (key paths from the file root): a lines game, ``wild_symbol`` a one-row wild,
     one-row scatters, every outcome a known kind with its own keys in range, and some outcome dropping a wild."""
     name = features.get("free_spins_random_wilds")
+    reels = name is not None and any(e.get("wilds") == "sticky_reels" for e in refs["table"][name].entries)
+    if "wild_reel_multiplier" in features and not reels and features.get("free_spins_wilds") != "expanding_sticky":
+        report(("features", "wild_reel_multiplier"), "wild_reel_multiplier is the multiplier of reels expanding sticky "
+                                                     "wilds hold: it needs free_spins_wilds = \"expanding_sticky\" or a "
+                                                     "sticky_reels outcome in free_spins_random_wilds")
     if name is None:
         return
     key = ("features", "free_spins_random_wilds")
+    if reels and features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):
+        report(("features", "free_spins_wilds"), f"a sticky_reels outcome of free_spins_random_wilds places expanding sticky "
+                                                 f"wilds: it is played beside free_spins_wilds = \"expanding_sticky\" or "
+                                                 f"none, not {features['free_spins_wilds']!r}")
     if not refs["pays"].definition.paylines:
         report(key, f"random wilds are played on lines games (this one pays {refs['pays'].rule})")
         return
@@ -44,7 +63,8 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
     table = refs["table"][name]
     dropping = False
     for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
-        dropping |= _check_outcome(("tables", name, "entries", i), entry, cells, side, report) and weight > 0
+        dropping |= _check_outcome(("tables", name, "entries", i), entry, cells, side, len(rows),
+                                   report) and weight > 0
     if not dropping:
         report(("tables", name, "entries"), "no outcome with weight drops a wild: remove free_spins_random_wilds, or "
                                             "give a cells or overlay outcome a weight")
@@ -65,10 +85,10 @@ def check_screen_wilds(features: dict, report, refs: dict, key: tuple, missing: 
                                              f"({', '.join(tall)} is not)")
 
 
-def _check_outcome(path: tuple, entry: dict, cells: int, side: int, report) -> bool:
+def _check_outcome(path: tuple, entry: dict, cells: int, side: int, reels: int, report) -> bool:
     """One outcome's keys; whether it drops a wild (a valid cells or overlay outcome)."""
     kind = entry.get("wilds")
-    own = {"none": (), "cells": ("count",), "overlay": ("sizes",)}
+    own = {"none": (), "cells": ("count",), "overlay": ("sizes",), "sticky_reels": ("count",)}
     if kind not in RANDOM_WILD_KINDS:
         report(path + ("wilds",), f"wilds must be one of {', '.join(RANDOM_WILD_KINDS)}, got {describe(kind)}")
         return False
@@ -82,6 +102,12 @@ def _check_outcome(path: tuple, entry: dict, cells: int, side: int, report) -> b
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= cells:
             report(path + ("count",), f"a cells outcome needs count = the wilds it drops, a whole number 1..{cells} "
                                       f"(the cells of the screen), got {describe(count)}")
+            return False
+    if kind == "sticky_reels":
+        count = entry.get("count")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= reels:
+            report(path + ("count",), f"a sticky_reels outcome needs count = the expanding sticky wilds it places, a whole number "
+                                      f"1..{reels} (the reels), got {describe(count)}")
             return False
     if kind == "overlay":
         sizes = entry.get("sizes")
@@ -113,6 +139,7 @@ def random_wild_params(game):
         count=np.array([int(e.get("count", 0)) for e in table.entries], dtype=np.int64),
         sizes=sizes,
         placed=np.zeros(shape, dtype=np.bool_),
+        pending=np.zeros(game.reels, dtype=np.bool_),
     )
 
 
@@ -128,11 +155,15 @@ def random_wilds_summary(game) -> str:
         p = f"{100 * weight / total:.2f} %"
         if entry["wilds"] == "cells":
             return f"{entry['count']} wilds on random cells {p}"
+        if entry["wilds"] == "sticky_reels":
+            return f"{entry['count']} expanding sticky wild reel{'s' * (entry['count'] > 1)} (from the next spin) {p}"
         if entry["wilds"] == "overlay":
             return f"overlays {' + '.join(f'{s}x{s}' for s in entry['sizes'])} {p}"
         return f"none {p}"
 
     wild = game.features.get("wild_symbol", "?")
+    redraw = ("; a held reel's multiplier drawn again every spin"
+              if game.features.get("wild_reel_multiplier") == "every_spin" else "")
     return (f"on every free spin, {wild} dropped by table {name}: "
             + ", ".join(one(e, w) for e, w in zip(table.entries, table.weights))
-            + "; scatters counted before the drop")
+            + "; scatters counted before the drop" + redraw)

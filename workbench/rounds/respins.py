@@ -10,7 +10,8 @@ when the coin scatter group's count reaches the trigger's ``min_count``, the fea
   the sum of the value coins on the screen once the coins landing with it are placed; component
   ``coins:collected``) or a multiplier (``multiplier = m``: at the end, coins + collected x the
   product of the multiplier coins, at most MAX_MULTIPLIER; the uplift is ``coins:multiplied``;
-  jackpots are not multiplied);
+  jackpots are not multiplied) or a wheel coin (``wheel = "TABLE"``: its value, x total bet, is one award of that
+  wheel of cash and respin segments, spun when it lands; :mod:`.coin_wheels`; from then on a value coin);
 - ``respins`` respins (3 by default): on each, every empty cell shows a new coin with weight
   ``respin_coin_weight`` against ``respin_blank_weight``; a respin that lands a coin resets the
   count to ``respins``, one that lands none uses one up;
@@ -49,7 +50,9 @@ from ..simulate.kernel import base_components, compile_mode, scatter_components
 from ..simulate.model import Feature, RoundModel, Stratum
 from ..simulate.rng import bounded, weighted_index
 from ..simulate.steps import base_spin
+from ..simulate.steps.wheels import draw_award
 from . import JACKPOTS, MAX_MULTIPLIER
+from .coin_wheels import coin_wheel_draw
 from .counts import count_states, lines_count_states
 from .free_spins import bought, bought_state, spin_ways, ways_mode
 from .ways import pay_outcomes, scatter_group_names
@@ -69,10 +72,12 @@ CoinParams = namedtuple(
     ["cum", "units", "jackpot", "jackpot_units", "comp_jackpot", "collector", "mult", "max_mult", "comp_collected",
      "comp_multiplied", "state", "respins", "coin_weight", "land_total", "cells",
      "min_count", "state_count", "grand_units", "comp", "comp_grand", "buy", "boards", "board_coin", "board_rows",
-     "held"],
+     "held", "wheel", "wheel_coin"],
 )
 # A prize mode's boards (``boards``: windows.VirtualStrips of its strips; no strip set: cells land by weight),
 # ``board_coin[symbol]`` 1 for a coin symbol, ``board_rows[reel]`` and the cells a coin holds (``held``, per board).
+# ``wheel``: the wheel coins' award (simulate.steps.wheels.AwardDraw, pay units), ``wheel_coin[e]`` whether entry e is
+# a wheel coin.
 CoinLinesParams = namedtuple("CoinLinesParams", ["base", "lines", "scat", "comp_scatter", "group", "wins", "counts",
                                                  "cost_units", "hr"])
 CoinWaysParams = namedtuple("CoinWaysParams", ["base", "cost_units", "hr"])
@@ -95,6 +100,8 @@ def land_coins(h, rng, amounts, counters, n):
             collectors += 1
         elif h.mult[e] > 1:
             st[MULT] = min(st[MULT] * h.mult[e], h.max_mult)
+        elif h.wheel_coin[e]:  # its value: one award of the wheel, spun now
+            st[VALUE] += draw_award(h.wheel, rng)
         else:
             st[VALUE] += h.units[e]
     st[COLLECTED] += collectors * st[VALUE]
@@ -225,7 +232,7 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
                 components.append(f"jackpot:{entry['jackpot']}")
                 comp_jackpot[j] = len(components) - 1
                 jackpot_units[j] = units(f[entry["jackpot"]])
-        else:
+        elif "value" in entry:
             values[e] = units(entry["value"])
     comp_collected = comp_multiplied = -1
     if collector.any():
@@ -263,6 +270,8 @@ def _coin_params(game: Game, components: list, min_count: int, cells: int) -> Co
         comp_grand=np.int64(comp_grand),
         buy=np.zeros(0, dtype=np.int64),  # a buy mode: its counts' cumulative weights (free_spins.bought)
         **_boards(game, cells),
+        wheel=coin_wheel_draw(game),
+        wheel_coin=np.array(["wheel" in e for e in table.entries], dtype=np.bool_),
     )
 
 

@@ -115,7 +115,7 @@ def wheel_summary(game) -> str:
     else:
         meter = f", {float(v.meter_spins):,.4f} meter spins (mode {f['meter_spins_mode']})" if "meter_spins_mode" in f else ""
         most = f"wheel_max_spins {int(f.get('wheel_max_spins', MAX_WHEEL_SPINS)):,}"
-        limit = _limit_text(v.limit, most)
+        limit = limit_text(v.limit, most)
         value = (f"one award (exact): {float(v.cash):,.4f} x total bet cash, {float(v.free_spins):,.4f} free spins{meter}, "
                  f"{float(v.wheel_spins):,.4f} wheel spins; {limit}")
     when = "every trigger and retrigger" if f.get("wheel_on_retrigger", True) else "every trigger (not retriggers)"
@@ -126,15 +126,22 @@ def wheel_summary(game) -> str:
 def award_draw(game, trigger):
     """The compiled draw of ``trigger``'s bonus award (``simulate.steps.wheels.AwardDraw``): its table drawn once, or
     its wheel of cash and respin segments; values in pay units (``award_unit``)."""
+    return table_award_draw(game, game.tables[trigger.award], trigger.award_unit, bool(trigger.award_repeat_cash),
+                            int(trigger.award_max_spins))
+
+
+def table_award_draw(game, table, unit: str, repeat_cash: bool, max_spins: int):
+    """The compiled draw (``simulate.steps.wheels.AwardDraw``) of an award from ``table``: a plain table of ``value``
+    entries drawn once, or a wheel of cash and respin segments spun as one award (``repeat_cash``, ``max_spins``);
+    values in ``unit`` (``total_bet``, ``line_bet``) turned into pay units."""
     import numpy as np
 
     from ..model.wheel_segments import is_wheel
     from ..pays.scale import pay_scale
     from ..simulate.steps.wheels import AwardDraw, plain_award
 
-    table = game.tables[trigger.award]
     scale = pay_scale(game)
-    units = np.array([scale.units(game.bet.credits(Fraction(str(e.get("value", 0))), trigger.award_unit))
+    units = np.array([scale.units(game.bet.credits(Fraction(str(e.get("value", 0))), unit))
                       for e in table.entries], dtype=np.int64)
     weights = np.asarray(table.weights, dtype=np.int64)
     if not is_wheel(table):
@@ -144,11 +151,11 @@ def award_draw(game, trigger):
                      again=np.array([e["award"] == "respin" or bool(e.get("again", False)) for e in table.entries],
                                     dtype=np.bool_),
                      cash=np.array([e["award"] == "cash" for e in table.entries], dtype=np.bool_),
-                     excluded=np.zeros(n, dtype=np.bool_), repeat_cash=bool(trigger.award_repeat_cash),
-                     max_spins=np.int64(trigger.award_max_spins))
+                     excluded=np.zeros(n, dtype=np.bool_), repeat_cash=bool(repeat_cash),
+                     max_spins=np.int64(max_spins))
 
 
-def _limit_text(limit: Fraction, most: str) -> str:
+def limit_text(limit: Fraction, most: str) -> str:
     """How often the safety maximum ``most`` (its key and value, in words) ends an award of probability ``limit``."""
     if limit == 0:
         return f"never ended by {most}"
@@ -173,7 +180,7 @@ def bonus_wheel_summary(game) -> str:
             f"mean {float(v.cash):,.4f} {unit}, standard deviation {float(v.cash_variance) ** 0.5:,.4f} {unit}, "
             f"pays nothing {float(v.cash_zero):.4%} of the time, at most {float(v.cash_max):,.4f} {unit}, "
             f"{float(v.wheel_spins):,.4f} wheel spins; "
-            f"{_limit_text(v.limit, f'award_max_spins {trigger.award_max_spins:,}')}")
+            f"{limit_text(v.limit, f'award_max_spins {trigger.award_max_spins:,}')}")
 
 
 def wheel_value_of_award(game, trigger):
@@ -186,7 +193,7 @@ def wheel_value_of_award(game, trigger):
 
 def wheel_summaries(game) -> dict:
     """{table name: the wheel in words} for every wheel table of ``game``: ``[features] wheel`` and a trigger's
-    bonus-award wheel."""
+    bonus-award wheel (the wheel coins of hold and respin: :func:`.coin_wheels.coin_wheel_summaries`)."""
     from ..model.wheel_segments import is_wheel
 
     out = {}

@@ -25,6 +25,7 @@ import ipywidgets as W
 
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
+from ..rounds.coin_wheels import coin_wheel_summaries
 from ..rounds.wheels import wheel_summaries
 from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import exactness, format_value, header_row
@@ -239,7 +240,8 @@ class TableWeightsEditor(EditorPanel):
     def refresh(self) -> None:
         super().refresh()
         game, saved = self.session.game, self.session.saved
-        wheels, saved_wheels = wheel_summaries(game), wheel_summaries(saved)
+        wheels = {**wheel_summaries(game), **coin_wheel_summaries(game)}
+        saved_wheels = {**wheel_summaries(saved), **coin_wheel_summaries(saved)}
         roles = _table_roles(game)
         for name, editor in self.tables.items():
             if name in wheels:

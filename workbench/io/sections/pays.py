@@ -162,6 +162,12 @@ class PaySections:
                     amount = entry.get(field)
                     if isinstance(amount, (int, float)) and not isinstance(amount, bool) and math.isfinite(amount):
                         out.append((("tables", value, "entries", i, field), Fraction(str(amount)), "total_bet"))
+                    wheel = tables.get(entry.get("wheel")) if isinstance(entry.get("wheel"), str) else None
+                    for j, segment in enumerate(wheel.entries if wheel is not None else ()):  # a wheel coin's cash
+                        amount = segment.get("value")
+                        if (segment.get("award") == "cash" and isinstance(amount, (int, float))
+                                and not isinstance(amount, bool) and math.isfinite(amount)):
+                            out.append((("tables", wheel.name, "entries", j, "value"), Fraction(str(amount)), "total_bet"))
             elif isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
                 out.append((("features", key), Fraction(str(value)), "total_bet"))
         return out
