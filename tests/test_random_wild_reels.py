@@ -170,3 +170,12 @@ def test_the_gallery_reel_buy_states_its_placed_reels_in_the_overview():
     assert row.startswith("bet mode reel_buy: on every free spin, WILD dropped by table placed_reels: none 95.00 %")
     assert "1 expanding sticky wild reel (from the next spin) 5.00 %" in row
     assert row.endswith("a held reel's multiplier drawn again every spin")
+
+
+def test_the_table_editor_shows_a_random_wilds_table_in_words():
+    """The table editor shows the reel buy's random-wilds table with its outcomes in words (not an EV of count)."""
+    from workbench.io import load_game
+    from workbench.widgets.table_editor import _table_roles
+
+    role = _table_roles(load_game("examples/wheel_free_spins"))["placed_reels"]
+    assert role.startswith("bet mode reel_buy: on every free spin, WILD dropped by table placed_reels")

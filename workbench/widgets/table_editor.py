@@ -26,6 +26,7 @@ import ipywidgets as W
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
 from ..rounds.coin_wheels import coin_wheel_summaries
+from ..rounds.random_wilds import random_wilds_summary
 from ..rounds.wheels import wheel_summaries
 from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import exactness, format_value, header_row
@@ -82,7 +83,7 @@ def no_tables_hint() -> str:
 
 def _table_roles(game) -> dict:
     """What a table is to the engines when its entries carry no value to take an EV of: a mystery symbol's reveal
-    table, a strip set's wild-reels count table (name -> words shown under it)."""
+    table, a strip set's wild-reels count table, a random-wilds table (name -> words shown under it)."""
     roles: dict = {}
     reveals: dict = {}
     for sym in game.symbols.values():
@@ -101,6 +102,11 @@ def _table_roles(game) -> dict:
         roles[name] = (f"wild reels: how many reels of strip set {' and '.join(sets)} turn wholly wild on a spin (which "
                        f"ones: uniformly), {mean:.4f} reels per spin on average; the exact RTP prices every set of "
                        "wild reels")
+    for mode in [None, *game.all_bet_modes]:  # random wilds of the free spins, the base game's or a bet mode's own
+        played = game if mode is None else game.in_bet_mode(mode)
+        name = played.features.get("free_spins_random_wilds")
+        if name is not None and name not in roles:
+            roles[name] = ("" if mode is None else f"bet mode {mode}: ") + random_wilds_summary(played)
     return roles
 
 class TableEditor:
