@@ -97,17 +97,14 @@ def _check_outcome(path: tuple, entry: dict, cells: int, side: int, reels: int, 
         report(path + (extra[0],), f"unknown key {extra[0]!r} in a {kind} outcome (it takes "
                                    f"{', '.join(('wilds', *own[kind]))} and weight)")
         return False
-    if kind == "cells":
+    counted = {"cells": ("the wilds it drops", cells, "the cells of the screen"),
+               "sticky_reels": ("the expanding sticky wilds it places", reels, "the reels")}
+    if kind in counted:
+        what, top, of = counted[kind]
         count = entry.get("count")
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= cells:
-            report(path + ("count",), f"a cells outcome needs count = the wilds it drops, a whole number 1..{cells} "
-                                      f"(the cells of the screen), got {describe(count)}")
-            return False
-    if kind == "sticky_reels":
-        count = entry.get("count")
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= reels:
-            report(path + ("count",), f"a sticky_reels outcome needs count = the expanding sticky wilds it places, a whole number "
-                                      f"1..{reels} (the reels), got {describe(count)}")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= top:
+            report(path + ("count",), f"a {kind} outcome needs count = {what}, a whole number 1..{top} ({of}), got "
+                                      f"{describe(count)}")
             return False
     if kind == "overlay":
         sizes = entry.get("sizes")
