@@ -276,9 +276,9 @@ def coin_modes():
 def test_the_cap_cost_is_minus_the_cap_component(coin_modes):
     game, modes = coin_modes
     by_name = {m.name: m for m in modes}
-    assert [m.name for m in modes] == ["base", "ante", "coin_buy", "prize_spins"]
+    assert [m.name for m in modes] == ["base", "ante", "coin_buy", "wheel_buy", "prize_spins"]
     assert by_name["base"].max_win_cap == 50 and by_name["ante"].max_win_cap == 20 and by_name["coin_buy"].max_win_cap == 50
-    assert by_name["prize_spins"].max_win_cap == 50
+    assert by_name["prize_spins"].max_win_cap == 50 and by_name["wheel_buy"].max_win_cap == 50
     for m in modes:
         cap = m.estimate.components["cap"]
         assert m.cap_cost.value == pytest.approx(-cap.value, rel=1e-12) and m.cap_cost.value > 0  # both x its cost
