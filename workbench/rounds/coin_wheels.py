@@ -55,10 +55,11 @@ def check_coin_wheel(features: dict, report, refs: dict) -> None:
             continue
         named.append(name)
     if not named:
-        for key in COIN_WHEEL_PARAMS:
-            if key in features:
-                report(("features", key), f"{key} needs a wheel coin in [tables.{table.name}] ({{ wheel = \"TABLE\", "
-                                          "weight = w }})")
+        if not any("wheel" in e for e in table.entries):  # a misnamed wheel coin was reported above
+            for key in COIN_WHEEL_PARAMS:
+                if key in features:
+                    report(("features", key), f"{key} needs a wheel coin in [tables.{table.name}] "
+                                              "({ wheel = \"TABLE\", weight = w })")
         return
     wheel = refs["table"][named[0]]
     kinds = check_segments(wheel, report, BONUS_WHEEL_AWARDS, where="a wheel coin's award is its cash")

@@ -67,7 +67,7 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
                                    report) and weight > 0
     if not dropping:
         report(("tables", name, "entries"), "no outcome with weight drops a wild: remove free_spins_random_wilds, or "
-                                            "give a cells or overlay outcome a weight")
+                                            "give a cells, overlay or sticky_reels outcome a weight")
 
 
 def check_screen_wilds(features: dict, report, refs: dict, key: tuple, missing: str, why: str) -> None:
