@@ -138,7 +138,7 @@ def _accumulators(n_comp: int, info: int, exact: tuple, cap: int, stratum: bool)
         events=np.zeros(3, dtype=np.int64), is_exact=is_exact, is_info=is_info, edges_units=edges,
         bucket_lut=bucket_lut(edges, 100), comp_sum=out.comp_sum, comp_sq=out.comp_sq, comp_sq_raw=out.comp_sq_raw, comp_adj=out.comp_adj,
         totals=out.totals, squares=out.squares, extra=out.extra, hist=out.hist, maxwin=out.maxwin,
-        cap=np.array([cap, n_comp - 1, 1, 2] if cap else [0, 0, 0, 0], dtype=np.int64))
+        cap=np.array([cap, n_comp - 1, 1, 2] if cap else [0, 0, 0, 0], dtype=np.int64), known=np.full(n_comp, np.nan))
     return acc, out
 
 

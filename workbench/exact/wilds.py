@@ -169,3 +169,51 @@ def _masked_expectations(trans, pay, probs):
             total += dist[k] * pay[k]
         out[mask] = total
     return out
+
+
+def overlay_list_distribution(line_rows: np.ndarray, n_rows: int, sizes) -> np.ndarray:
+    """Mask distribution on every line of one square overlay per entry of ``sizes`` (each at its own uniform position
+    wholly inside the grid of ``n_rows`` rows; they may overlap): ``[line, mask]``."""
+    n_lines, n_reels = line_rows.shape
+    union = _or_table(n_reels)
+    dist = np.zeros((n_lines, 1 << n_reels))
+    dist[:, 0] = 1.0
+    for s in sizes:
+        one = square_overlays_distribution(line_rows, n_rows, {int(s): 1.0}, {1: 1.0})
+        nxt = np.zeros_like(dist)
+        for a in range(1 << n_reels):
+            np.add.at(nxt, (slice(None), union[a]), dist[:, a:a + 1] * one)
+        dist = nxt
+    return dist
+
+
+def random_wilds_gain(game: Game, table, wild: str, mode: str = "base") -> float:
+    """E[line pays of the screen after one random-wilds drop - before it] per spin of strip-set ``mode`` (pay units,
+    exact up to float rounding): the drop draws one outcome of ``table`` (a :class:`~workbench.model.Table` of
+    ``{ wilds = "none" | "cells" | "overlay", count, sizes }`` entries) by weight; ``cells``: ``count`` ``wild`` on
+    distinct cells drawn uniformly among all cells; ``overlay``: a square per size at a uniform position wholly inside
+    the grid.  The strip sets the mode plays (:meth:`~workbench.model.Game.played_strip_sets`) are mixed by weight."""
+    from ..pays.lines import line_automaton
+
+    game = game.in_strip_mode(mode)
+    automaton = line_automaton(game)
+    sets = [s for s in game.played_strip_sets(mode) if s.weight > 0]
+    total_weight = sum(s.weight for s in sets)
+    line_expect = sum(s.weight / total_weight * expected_line_pays_with_wilds(game, s, automaton, wild) for s in sets)
+    line_rows = np.array(game.paylines, dtype=np.int64)
+    n_cells, n_rows = int(sum(game.rows)), int(min(game.rows))
+    table_total = float(sum(table.weights))
+    plain = line_expect[:, 0].sum()
+    gain = 0.0
+    for entry, weight in zip(table.entries, table.weights):
+        if weight <= 0 or entry["wilds"] == "none":
+            continue
+        if entry["wilds"] == "cells":
+            count = min(int(entry["count"]), n_cells)
+            after = random_cells_expectations(line_expect, {count: 1.0}, n_cells)[:, 0, n_cells].sum()
+        elif entry["wilds"] == "overlay":
+            after = mix_masks(line_expect, overlay_list_distribution(line_rows, n_rows, entry["sizes"]))[:, 0].sum()
+        else:
+            raise ValueError(f"a {entry['wilds']!r} outcome has no exact gain on one screen")
+        gain += weight / table_total * (after - plain)
+    return float(gain)

@@ -284,15 +284,38 @@ def _explicit_free_spin(game: Game, strip_set: StripSet, stops: tuple, rng, stat
     return spin, shown_count
 
 
-def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng, held_reels: frozenset = frozenset()) -> set:
-    """Random wilds on one free spin's screen (``[features] free_spins_random_wilds``), in place: one outcome of the
+def base_spin_with_random_wilds(game: Game, rng) -> tuple[Fraction, Fraction, int]:
+    """One base spin of a game whose base spins drop random wilds (``[features] base_random_wilds``): the strip set
+    and stops drawn by weight, the landed screen paid (credits per bet multiplier, scatters included) and its trigger
+    scatters counted, then one outcome of the table dropped (cells among all cells, overlays) and the lines paid
+    again.  Returns (landed win, the drop's gain in line pays, trigger scatters on the landed screen)."""
+    from .cycle import spin_result
+
+    strip_set = spin_set(game, "base", rng)
+    stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
+    landed = spin_result(game, strip_set, stops)
+    shown = [list(reel) for reel in screen(game, strip_set, stops)]
+
+    def lines_paid() -> Fraction:
+        return sum((game.bet.credits(w.paid, game.bet.line_pay_unit) for l, rows in enumerate(game.paylines)
+                    for w in line_wins(game, [shown[r][row] for r, row in enumerate(rows)], l)), Fraction(0))
+
+    before = lines_paid()
+    drop_random_wilds(game, shown, set(), rng, key="base_random_wilds")
+    count = landed["scatters"][game.triggers[game.features["trigger"]].scatter]
+    return landed["win"], lines_paid() - before, count
+
+
+def drop_random_wilds(game: Game, shown: list[list[str]], held: set, rng, held_reels: frozenset = frozenset(),
+                      key: str = "free_spins_random_wilds") -> set:
+    """Random wilds on one free spin's screen (``[features] free_spins_random_wilds``, or ``key``), in place: one outcome of the
     table by weight; ``cells``: ``wild_symbol`` on ``count`` distinct cells drawn uniformly among those not ``held``
     (all of them when fewer); ``overlay``: per size s an s x s square at a uniform position inside the grid;
     ``sticky_reels``: ``count`` distinct reels drawn uniformly among those not in ``held_reels`` (all when fewer), each
     showing the wild on a uniform row.  Returns the reels a ``sticky_reels`` outcome placed (they hold an expanding sticky
     wild from the next spin)."""
     f = game.features
-    table = game.tables[f["free_spins_random_wilds"]]
+    table = game.tables[f[key]]
     entry = table.entries[_pick(rng, table.weights)]
     wild = f["wild_symbol"]
     if entry["wilds"] == "cells":

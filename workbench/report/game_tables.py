@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from .formats import _frame, fmt_count, fmt_money, fmt_pct, parameters_text
-from ..rounds.random_wilds import random_wilds_summary
+from ..rounds.random_wilds import base_random_wilds_summary, random_wilds_summary
 from ..rounds.persisting_wilds import persisting_wilds_summary
 from ..model.wheel_segments import is_wheel
 from ..rounds.algebra import multiplier_algebra
@@ -124,6 +124,8 @@ def game_overview(game) -> pd.DataFrame:
         *([("bonus wheel", bonus)] if (bonus := bonus_wheel_summary(game)) else []),
         *([("wheel coins", "; ".join(coins.values()))] if (coins := coin_wheel_summaries(game)) else []),
         *([("random wilds", drops)] if (drops := per_bet_mode(game, "free_spins_random_wilds", random_wilds_summary)) else []),
+        *([("base random wilds", base_drops)]
+          if (base_drops := per_bet_mode(game, "base_random_wilds", base_random_wilds_summary)) else []),
         *([("persisting wilds", persisting_wilds_summary(game))] if "free_spins_persisting_wilds" in game.features else []),
         *([("must-drop jackpots", jackpots_text(game))] if game.jackpots else []),
         *([("player choices", choices_text(game))] if game.choices else []),

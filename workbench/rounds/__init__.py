@@ -25,7 +25,7 @@ from ..model.params import Param, parse_count
 from ..registry import RoundTemplate
 from .coin_wheels import COIN_WHEEL_PARAMS, check_coin_wheel
 from .persisting_wilds import PERSISTING_WILDS_PARAMS, check_persisting_wilds
-from .random_wilds import RANDOM_WILDS_PARAMS, check_random_wilds, check_screen_wilds
+from .random_wilds import RANDOM_WILDS_PARAMS, check_base_random_wilds, check_random_wilds, check_screen_wilds
 from .wheels import TUMBLE_WHEEL_AWARDS, WHEEL_PARAMS, check_wheel, tumble_wheel_params
 
 PLAIN = RoundTemplate(
@@ -82,7 +82,7 @@ FREE_SPINS_PARAMS = {
                                      "there to the end, at most one per reel, a multiplier drawn from its table when it "
                                      "lands kept by the whole reel)", required=False, choices=FREE_SPIN_WILDS),
     "wild_symbol": Param("symbol", "the wild that sticks, expands or walks, is dropped, or that scatters turn into "
-                                   "(needed with free_spins_wilds, free_spins_random_wilds and "
+                                   "(needed with free_spins_wilds, free_spins_random_wilds, base_random_wilds and "
                                    "free_spins_persisting_wilds)", required=False),
     "min_feature_win": Param("number", "the least a feature pays, x total bet (absent: 0)", required=False, min=0,
                              max=1_000_000, pays=True),
@@ -272,9 +272,11 @@ def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:
         check_screen_wilds(features, report, refs, ("features", "free_spins_wilds"),
                            f"{wilds} wilds need wild_symbol = the wild that is {wilds}",
                            f"{wilds} wilds count scatters on the final screen")
-    elif "wild_symbol" in features and not ({"free_spins_random_wilds", "free_spins_persisting_wilds"} & set(features)):
+    elif "wild_symbol" in features and not ({"free_spins_random_wilds", "base_random_wilds",
+                                             "free_spins_persisting_wilds"} & set(features)):
         report(("features", "wild_symbol"), "wild_symbol needs free_spins_wilds = \"sticky\", \"expanding\", \"walking\" or "
-                                            "\"expanding_sticky\", free_spins_random_wilds or free_spins_persisting_wilds")
+                                            "\"expanding_sticky\", free_spins_random_wilds, base_random_wilds or "
+                                            "free_spins_persisting_wilds")
 
 
 def check_free_spins_round(features: dict, report, refs: dict) -> None:
@@ -283,6 +285,7 @@ def check_free_spins_round(features: dict, report, refs: dict) -> None:
     check_free_spins(features, report, refs)
     check_wheel(features, report, refs)
     check_random_wilds(features, report, refs)
+    check_base_random_wilds(features, report, refs)
     check_persisting_wilds(features, report, refs)
     check_forced_screens(refs, report, "free-spins", refs["trigger"][features["trigger"]])
     mode = features.get("free_spins_mode")

@@ -21,7 +21,8 @@ on.  Each template's own rules are in its function below:
   largest wild multiplier; pay anywhere: every paying symbol at its top pay; cluster: as many clusters of each
   paying symbol as the screen holds, each at its top pay) plus every scatter group at its top pay;
 - ``classic``: a screen plus the largest bonus award, once per payline when every triggering line starts one;
-- ``free_spins``: a base screen plus ``max_free_spins`` free spins of a free screen x the largest multiplier
+- ``free_spins``: a base screen (with ``base_random_wilds``, plus twice every line at its largest: the drop's gain)
+  plus ``max_free_spins`` free spins of a free screen x the largest multiplier
   (``max_multiplier`` when it grows), twice when ``feature_cap`` can take part back, plus ``min_feature_win``;
 - ``hold_and_respin``: a base screen, every cell a coin of the largest value (collectors collecting them),
   x the largest product of multiplier coins, plus every cell the largest jackpot, plus the grand;
@@ -196,6 +197,8 @@ def free_spins_bound(game: Game, stake=None) -> RoundBound:
 
     f = game.features
     base = screen_units(game)
+    if "base_random_wilds" in f:  # the landed lines, and the drop's gain: |after - landed| <= after + landed
+        base += 2 * lines_units(game)
     spins = int(f.get("max_free_spins", MAX_FREE_SPINS))
     growth = f.get("multiplier_growth", "none")
     multiplier = int(f.get("max_multiplier", MAX_MULTIPLIER)) if growth != "none" else int(f.get("multiplier", 1))

@@ -43,6 +43,7 @@ Counters: ``free_spins`` (features started), ``free_spins:spins`` (free spins pl
 from __future__ import annotations
 
 from collections import namedtuple
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -61,7 +62,8 @@ from ..simulate.steps.wheels import plain_award, spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .counts import count_states, lines_count_states
-from .free_wilds import clear_held, explicit_screen, mark_persisting, wild_free_spin, wild_params
+from .free_wilds import (base_wild_params, clear_held, drop_base_wilds, explicit_screen, mark_persisting, wild_free_spin,
+                         wild_params)
 from .plain import drawn_lines_mode, pay_drawn_windows
 from .wheels import wheel_params
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
@@ -94,7 +96,8 @@ FeatureParams = namedtuple(
 # (``meter``, ``meter_lines``, ``meter_tw``: the same for the wheel's meter spins; the free spins' own without a meter)
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_lines", "base_tw", "free_tw", "scat",
                                                  "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds",
-                                                 "forced", "comp_forced", "meter", "meter_lines", "meter_tw"])
+                                                 "forced", "comp_forced", "meter", "meter_lines", "meter_tw",
+                                                 "base_wilds"])
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
 # + ``tw``, the mode's table-wild draws: ways.TableWildOutcomes, never read when the mode has none)
 WaysMode = namedtuple("WaysMode", WaysParams._fields + ("count", "tw"))
@@ -274,6 +277,8 @@ def play_round_lines(p, rng, amounts, adjust, counters, stratum):
     s = choose_set(p.base, rng)
     spin_windows(p.base, s, rng, p.wins)
     pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
+    if p.base_wilds.comp >= 0:  # after the count: a wild dropped on a scatter does not hide it
+        drop_base_wilds(p.base_wilds, p.base, s, p.wins, p.lines, rng, amounts, counters)
     count = p.counts[p.group]
     if count >= p.fs.min_count:
         play_feature_lines(p, rng, amounts, counters, count, s)
@@ -522,6 +527,8 @@ def forced_screen(game: Game, components: list, stop_counts, min_count: int, cap
 
 
 def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, probabilities: list, stake) -> RoundModel:
+    """The round model: the trigger-count strata (a buy's bought counts), the feature, its counters; with random
+    wilds on the base spins, their component, counter and the end-to-end plan (:func:`_base_wilds_plan`)."""
     names = _state_names(int(fs.min_count), int(fs.cap_count))
     names, probabilities, state_count, buy = bought(game, names, probabilities, fs.state_count, int(fs.cap_count))
     fs = fs._replace(scratch=np.zeros(len(components), dtype=np.int64), state_count=state_count, buy=buy)
@@ -529,9 +536,33 @@ def _finish(game: Game, components: list, params, run_chunk, fs: FeatureParams, 
     feature = Feature("free_spins", "free_spins", tuple(c for c in components
                                                         if c.startswith("free_spins") or c in ("cap", "wheel")))
     counters = COUNTERS + (WHEEL_COUNTERS if fs.wheel.kind.shape[0] else ())
-    return RoundModel(game=game, components=tuple(components), counters=counters, params=params, run_chunk=run_chunk,
-                      strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
-                      notes={"free_spins": "exact base game + simulated free spins by trigger count"})
+    model = RoundModel(game=game, components=tuple(components), counters=counters, params=params, run_chunk=run_chunk,
+                       strata=tuple(Stratum(n, p) for n, p in zip(names, probabilities)), features=(feature,), stake=stake,
+                       notes={"free_spins": "exact base game + simulated free spins by trigger count"})
+    return _base_wilds_plan(model) if "base_random_wilds" in components else model
+
+
+def _base_wilds_plan(model: RoundModel) -> RoundModel:
+    """A round whose base spins drop random wilds: their component and counter (the slots the compiled drop writes),
+    their feature, the exact mean of their gain (in the notes, and a control variate of the estimate), and the
+    end-to-end plan, because the gain is paid on base spins in every trigger state, the triggerless ones too, which
+    the count strata do not play."""
+    from ..exact.wilds import random_wilds_gain
+    from ..simulate.plan import end_to_end_plan
+
+    game = model.game
+    counters = model.counters + ("base_random_wilds",)
+    base_wilds = model.params.base_wilds._replace(counter=np.int64(len(counters) - 1))
+    f = game.features
+    gain_units = random_wilds_gain(game, game.tables[f["base_random_wilds"]], f["wild_symbol"])
+    gain = gain_units / model.params.cost_units
+    notes = {**model.notes, "base_random_wilds": f"random wilds on base spins (table {f['base_random_wilds']}): exact mean "
+                                                 f"gain {gain:.6f} x total bet over the landed screen's line pays"}
+    model = replace(model, counters=counters, params=model.params._replace(base_wilds=base_wilds), notes=notes,
+                    exact_means={**model.exact_means, "base_random_wilds": gain_units},
+                    features=model.features + (Feature("base_random_wilds", "base_random_wilds", ("base_random_wilds",)),))
+    return end_to_end_plan(model, "random wilds drop on base spins in every trigger state (base_random_wilds), which "
+                                  "the trigger-count strata do not play")
 
 
 def round_model(game: Game, stake: float | None = None) -> RoundModel:
@@ -539,7 +570,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
     if any(t.award is not None for t in game.triggers.values()):
         raise SimulationError(f"{game.name}: the free-spins round does not pay bonus award tables")
     if game.rule is rules.WAYS:  # the compiled feature knows the lines and the ways screens
-        if game.features.get("free_spins_wilds", "none") != "none" or {"free_spins_random_wilds",
+        if game.features.get("free_spins_wilds", "none") != "none" or {"free_spins_random_wilds", "base_random_wilds",
                                                                           "free_spins_persisting_wilds"} & set(game.features):
             raise SimulationError(f"{game.name}: sticky, expanding, walking, random and persisting wilds are played on "
                                   "lines games")
@@ -568,6 +599,9 @@ def _lines_model(game: Game, stake) -> RoundModel:
     forced, comp_forced = forced_screen(game, components, lambda: [
         [base.win_cnt[s, r, base.vwin[s, r, : base.total_weight[s, r]], group] for r in range(game.reels)]
         for s in range(base.set_cum.shape[0])], min_count, cap_count)
+    drops = "base_random_wilds" in game.features and not game.bet_mode.buy  # a buy plays no base spin
+    if drops:
+        components.append("base_random_wilds")
     params = FreeLinesParams(
         base=base,
         free=free,
@@ -588,6 +622,7 @@ def _lines_model(game: Game, stake) -> RoundModel:
         meter=meter,
         meter_lines=meter_lines,
         meter_tw=meter_tw,
+        base_wilds=base_wild_params(game, len(components) - 1 if drops else -1),
     )
     return _finish(game, components, params, run_chunk_lines, fs, probabilities, stake)
 

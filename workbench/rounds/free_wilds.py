@@ -194,3 +194,35 @@ def wild_params(game: Game) -> WildParams:
                       redraw=np.bool_(game.features.get("wild_reel_multiplier") == "every_spin"), random=random,
                       persists=persists, persist=np.zeros(shape, dtype=np.int64), persist_min=np.int64(persist_min),
                       covered=np.zeros(shape, dtype=np.bool_))
+
+
+# Random wilds dropped on every base spin (``[features] base_random_wilds``, :mod:`.random_wilds`): ``random`` the drop
+# (simulate.steps.random_wilds.RandomWildParams; no entries: none), ``wild`` its symbol id, ``comp`` the component its
+# gain over the landed screen goes to and ``counter`` the counter of spins it drops a wild on (-1 both: none),
+# ``none_held`` every cell may take one (all False), ``no_reels`` no reel held (all -1), ``screen`` scratch.
+BaseWilds = namedtuple("BaseWilds", ["random", "wild", "comp", "counter", "none_held", "no_reels", "screen"])
+
+
+def base_wild_params(game: Game, comp: int = -1, counter: int = -1) -> BaseWilds:
+    """The compiled base-spin random wilds of ``game`` (the empty record without them: one compiled round serves
+    both); ``comp`` / ``counter`` their component and counter slots."""
+    shape = (game.reels, max(game.rows))
+    name = game.features.get("base_random_wilds")
+    wild = game.symbols[game.features["wild_symbol"]].index if name is not None else -1
+    return BaseWilds(random=random_wild_params(game, "base_random_wilds"), wild=np.int64(wild), comp=np.int64(comp),
+                     counter=np.int64(counter), none_held=np.zeros(shape, dtype=np.bool_),
+                     no_reels=np.full(game.reels, -1, dtype=np.int64),
+                     screen=np.zeros(shape, dtype=np.int64))
+
+
+@njit
+def drop_base_wilds(bw, ma, s, wins, lines, rng, amounts, counters):
+    """One base spin's random wilds: the landed screen of strip set ``s`` of ``ma`` (windows ``wins``, already paid and
+    its scatters counted) gets one outcome of the drop, and what its lines pay more (or less) than before goes to
+    component ``bw.comp``.  Compiled once, not inlined."""
+    screen = bw.screen
+    fill_screen(ma, s, wins, screen)
+    before = line_pay_screen(lines, screen)
+    if drop_random_wilds(bw.random, screen, ma.rows, bw.none_held, bw.wild, rng, bw.no_reels) != 0:
+        counters[bw.counter] += 1
+        amounts[bw.comp] += line_pay_screen(lines, screen) - before

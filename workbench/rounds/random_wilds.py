@@ -30,6 +30,10 @@ RANDOM_WILDS_PARAMS = {
                  "\"cells\" | \"overlay\" | \"sticky_reels\", count = n (cells; sticky_reels: expanding sticky wilds "
                  "placed off the strips), sizes = [s, ...] (overlay squares), weight = w }; needs wild_symbol",
         required=False),
+    "base_random_wilds": Param(
+        "table", "random wilds dropped on every base spin (lines games): a [tables.*] of outcomes { wilds = \"none\" | "
+                 "\"cells\" | \"overlay\", count = n (cells), sizes = [s, ...] (overlay squares), weight = w }; their "
+                 "gain over the landed screen is component base_random_wilds; needs wild_symbol", required=False),
     "wild_reel_multiplier": Param(
         "str", "the multiplier of a reel an expanding sticky wild holds (landed, or placed by a sticky_reels outcome), "
                "from the wild's table in the free spins' mode: on_reveal (drawn once, kept to the end; the default) or "
@@ -68,6 +72,40 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
     if not dropping:
         report(("tables", name, "entries"), "no outcome with weight drops a wild: remove free_spins_random_wilds, or "
                                             "give a cells, overlay or sticky_reels outcome a weight")
+
+
+def check_base_random_wilds(features: dict, report, refs: dict) -> None:
+    """The base spins' random wilds: a lines game, ``wild_symbol`` a one-row wild without a multiplier drawn per cell
+    in the base game (a dropped cell would need its own draw), one-row scatters, cells and overlay outcomes only (a
+    base spin holds no reel), and some outcome dropping a wild."""
+    name = features.get("base_random_wilds")
+    if name is None:
+        return
+    key = ("features", "base_random_wilds")
+    if not refs["pays"].definition.paylines:
+        report(key, f"random wilds are played on lines games (this one pays {refs['pays'].rule})")
+        return
+    check_screen_wilds(features, report, refs, key, "base_random_wilds needs wild_symbol = the wild it drops",
+                       "random wilds count scatters cell by cell")
+    drawn = [n for n, sym in refs["symbol"].items() if sym.is_wild and sym.in_mode("base").multiplier_table is not None]
+    if drawn:
+        report(("symbols", drawn[0], "multiplier"), f"base_random_wilds pays the base screen after the drop as it lands: "
+                                                     f"{drawn[0]} draws its multiplier per cell in the base game; give it "
+                                                     f"a fixed multiplier there (by_mode) or drop the random wilds")
+    rows = refs.get("rows") or (1,)
+    cells, side = sum(rows), min(min(rows), len(rows))
+    table = refs["table"][name]
+    dropping = False
+    for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
+        path = ("tables", name, "entries", i)
+        if entry.get("wilds") == "sticky_reels":
+            report(path + ("wilds",), "a sticky_reels outcome holds reels to the end of a feature: base_random_wilds "
+                                      "takes none, cells and overlay outcomes")
+            continue
+        dropping |= _check_outcome(path, entry, cells, side, len(rows), report) and weight > 0
+    if not dropping:
+        report(("tables", name, "entries"), "no outcome with weight drops a wild: remove base_random_wilds, or give a "
+                                            "cells or overlay outcome a weight")
 
 
 def check_screen_wilds(features: dict, report, refs: dict, key: tuple, missing: str, why: str) -> None:
@@ -116,13 +154,13 @@ def _check_outcome(path: tuple, entry: dict, cells: int, side: int, reels: int, 
     return kind != "none"
 
 
-def random_wild_params(game):
+def random_wild_params(game, key: str = "free_spins_random_wilds"):
     """The compiled record (:class:`workbench.simulate.steps.random_wilds.RandomWildParams`) of ``game``'s random
-    wilds; the empty record without them."""
+    wilds (``key``: the free spins' or the base spins'); the empty record without them."""
     from ..simulate.steps.random_wilds import KINDS, RandomWildParams, no_random_wilds
 
     shape = (game.reels, max(game.rows))
-    name = game.features.get("free_spins_random_wilds")
+    name = game.features.get(key)
     if name is None:
         return no_random_wilds(*shape)
     table = game.tables[name]
@@ -140,12 +178,21 @@ def random_wild_params(game):
     )
 
 
-def random_wilds_summary(game) -> str:
-    """The random wilds in words, for the report's overview: each outcome with its probability."""
-    name = game.features.get("free_spins_random_wilds")
+def base_random_wilds_summary(game) -> str:
+    """The base spins' random wilds in words, with the exact mean of their gain (x total bet)."""
+    from ..exact.wilds import random_wilds_gain
+    from ..pays.scale import pay_scale
+
+    name = game.features.get("base_random_wilds")
     if name is None:
         return ""
-    table = game.tables[name]
+    table, wild = game.tables[name], game.features["wild_symbol"]
+    gain = random_wilds_gain(game, table, wild) / pay_scale(game).cost_units
+    return (f"on every base spin, {wild} dropped by table {name}: " + ", ".join(_outcome_words(table))
+            + f"; scatters counted before the drop; exact mean gain {gain:.6f} x total bet (component base_random_wilds)")
+
+
+def _outcome_words(table) -> list:
     total = sum(table.weights)
 
     def one(entry, weight) -> str:
@@ -158,9 +205,17 @@ def random_wilds_summary(game) -> str:
             return f"overlays {' + '.join(f'{s}x{s}' for s in entry['sizes'])} {p}"
         return f"none {p}"
 
+    return [one(e, w) for e, w in zip(table.entries, table.weights)]
+
+
+def random_wilds_summary(game) -> str:
+    """The random wilds in words, for the report's overview: each outcome with its probability."""
+    name = game.features.get("free_spins_random_wilds")
+    if name is None:
+        return ""
+    table = game.tables[name]
     wild = game.features.get("wild_symbol", "?")
     redraw = ("; a held reel's multiplier drawn again every spin"
               if game.features.get("wild_reel_multiplier") == "every_spin" else "")
-    return (f"on every free spin, {wild} dropped by table {name}: "
-            + ", ".join(one(e, w) for e, w in zip(table.entries, table.weights))
+    return (f"on every free spin, {wild} dropped by table {name}: " + ", ".join(_outcome_words(table))
             + "; scatters counted before the drop" + redraw)

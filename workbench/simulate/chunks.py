@@ -58,7 +58,7 @@ Accumulators = namedtuple(
     [
         "amounts",  # int64[n_comp] what the current round pays, by component (units)
         "adjust",  # float64[n_comp] zero-mean adjustments of the current round (conditional mode only)
-        "adjusting",  # bool[1] conditional mode: adjustments may be set (end to end they are never read)
+        "adjusting",  # bool[1] conditional mode (or end to end with control variates, ``known``): adjustments are read
         "events",  # int64[n_counters] events of the chunk so far
         "is_exact",  # bool[n_comp] components paid by the unmodified base screen
         "is_info",  # bool[n_comp] informational components (not part of the round total)
@@ -74,6 +74,7 @@ Accumulators = namedtuple(
         "hist",  # int64 win-distribution bucket counts
         "maxwin",  # int64[2] [largest R, how often]
         "cap",  # int64[4] the bet mode's max win: [cap in units (0: none), component slot, counter slot, base counter slot]
+        "known",  # float64[n_comp] a component's exact mean per round (units) used as a control variate; NaN: none
     ],
 )
 
@@ -193,9 +194,12 @@ def record_round(acc):
     x_adj = 0.0
     if acc.adjusting[0]:
         adjust = acc.adjust
+        known = acc.known
         for k in range(amounts.shape[0]):
             a = amounts[k]
             d = adjust[k]
+            if known[k] == known[k]:  # a control variate: its exact mean in place of what this round drew
+                d += known[k] - float(a)
             if a != 0 or d != 0.0:
                 comp_sum[k] += a
                 v = float(a) + d
@@ -438,10 +442,16 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
     n_comp = len(model.components)
     out = ChunkResult.empty(n_comp, len(model.counters)) if into is None else into
     # a stratum of the exact + conditional method keeps its adjustments; the end-to-end stratum plays natural
-    # rounds and makes none (its extra is round - first screen, beside the exact, uncapped first screen)
+    # rounds and makes none (its extra is round - first screen, beside the exact, uncapped first screen), but for
+    # the model's control variates (RoundModel.exact_means), read in record_round
     conditional = stratum >= 0 and not model.strata[stratum].end_to_end
+    known = np.full(n_comp, np.nan)
     if stratum >= 0 and model.strata[stratum].end_to_end:
         stratum = -1
+        if model.exact_means and not model.max_win_units:  # natural rounds: a component's exact mean per round holds
+            for name, mean in model.exact_means.items():
+                known[model.components.index(name)] = mean
+            conditional = True  # (the round template adds no adjustments of its own in natural play)
     is_exact = np.zeros(n_comp, dtype=np.bool_)
     is_exact[list(model.exact_components)] = True
     is_info = np.zeros(n_comp, dtype=np.bool_)
@@ -466,6 +476,7 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
         hist=out.hist,
         maxwin=out.maxwin,
         cap=max_win_slots(model),
+        known=known,
     )
     n_rounds = int(n_rounds)
     step = chunk_rounds(model)

@@ -96,6 +96,10 @@ class RoundModel:
     # a proven bound of what one round pays, summed over the absolute values of its components (pay units; the
     # template's RoundBound, see workbench.rounds.bounds); 0: none is known (the run's own checks guard its sums)
     max_round_units: int = 0
+    # components whose exact mean per natural round is known (pay units, float): an end-to-end plan without a max-win
+    # cap uses each as a control variate (its exact mean in place of what the rounds drew; the rest of the round's
+    # extra keeps its own spread); the round template's rules do not change
+    exact_means: dict = field(default_factory=dict)
 
     @property
     def wager(self) -> float | None:

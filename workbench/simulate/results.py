@@ -430,11 +430,14 @@ class RtpEstimate(WinStatistics):
         ``comp_*`` are per pay unit, summed over the trigger states with their probabilities."""
         model, cost = self.model, self.cost_units
         exact_idx = set(model.exact_components) if not simulated_first else set()
+        # a control variate (chunks.play_chunk): the component's exact mean stood in for what the rounds drew
+        controlled = set(model.exact_means) if any(s.end_to_end for s in model.strata) and not model.max_win_units else set()
         for k, name in enumerate(model.components):
             if k in exact_idx:
                 continue
             if comp_mean[k] != 0 or name.startswith(("option:", "cap")) or any(name in f.components for f in model.features):
-                source = "simulated" if k in model.exact_components else "conditional"  # (no exact first screen)
+                source = ("exact mean" if name in controlled else "simulated" if k in model.exact_components
+                          else "conditional")  # (simulated: no exact first screen)
                 self.components[name] = Estimate(comp_mean[k] / cost, Z95 * math.sqrt(comp_var[k]) / cost, source)
                 if not name.startswith("cap"):
                     self.component_second_moments[name] = comp_second[k] / cost**2

@@ -26,7 +26,7 @@ import ipywidgets as W
 from ..errors import WorkbenchError
 from ..model import Game, WeightedTable
 from ..rounds.coin_wheels import coin_wheel_summaries
-from ..rounds.random_wilds import random_wilds_summary
+from ..rounds.random_wilds import base_random_wilds_summary, random_wilds_summary
 from ..rounds.wheels import wheel_summaries
 from .panel import SIDEBAR_STYLE, EditorPanel, button, css_class
 from .summary import exactness, format_value, header_row
@@ -104,9 +104,11 @@ def _table_roles(game) -> dict:
                        "wild reels")
     for mode in [None, *game.all_bet_modes]:  # random wilds of the free spins, the base game's or a bet mode's own
         played = game if mode is None else game.in_bet_mode(mode)
-        name = played.features.get("free_spins_random_wilds")
-        if name is not None and name not in roles:
-            roles[name] = ("" if mode is None else f"bet mode {mode}: ") + random_wilds_summary(played)
+        for key, summary in (("free_spins_random_wilds", random_wilds_summary),
+                             ("base_random_wilds", base_random_wilds_summary)):
+            name = played.features.get(key)
+            if name is not None and name not in roles:
+                roles[name] = ("" if mode is None else f"bet mode {mode}: ") + summary(played)
     return roles
 
 class TableEditor:
