@@ -62,8 +62,8 @@ from ..simulate.steps.wheels import plain_award, spin_wheel
 from . import MAX_FREE_SPINS, MAX_MULTIPLIER
 from .forced import draw_forced_stops, forced_screen_tables, no_forced_screen
 from .counts import count_states, lines_count_states
-from .free_wilds import (base_wild_params, clear_held, drop_base_wilds, explicit_screen, mark_persisting, wild_free_spin,
-                         wild_params)
+from .free_wilds import (base_wild_outcome, base_wild_params, clear_held, drop_base_wilds, explicit_screen,
+                         mark_persisting, wild_free_spin, wild_params)
 from .plain import drawn_lines_mode, pay_drawn_windows
 from .wheels import wheel_params
 from .ways import (AwardParams, WaysParams, base_sets, draw_height, drawn_outcome, no_award, no_table_wilds, pay_outcomes,
@@ -277,8 +277,9 @@ def play_round_lines(p, rng, amounts, adjust, counters, stratum):
     s = choose_set(p.base, rng)
     spin_windows(p.base, s, rng, p.wins)
     pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
-    if p.base_wilds.comp >= 0:  # after the count: a wild dropped on a scatter does not hide it
-        drop_base_wilds(p.base_wilds, p.base, s, p.wins, p.lines, rng, amounts, counters)
+    drop = base_wild_outcome(p.base_wilds, rng)
+    if drop >= 0:  # after the count: a wild dropped on a scatter does not hide it
+        drop_base_wilds(p.base_wilds, drop, p.base, s, p.wins, p.lines, rng, amounts, counters)
     count = p.counts[p.group]
     if count >= p.fs.min_count:
         play_feature_lines(p, rng, amounts, counters, count, s)

@@ -17,7 +17,7 @@ from ..pays.scatter import ADJACENT, code_count, scatter_pay, update_code
 from ..simulate.kernel import fill_screen
 from ..simulate.rng import weighted_index
 from ..simulate.steps import apply_mask
-from ..simulate.steps.random_wilds import drop_random_wilds
+from ..simulate.steps.random_wilds import NONE, drop_random_wilds, place_outcome
 from .plain import draw_table_cells
 from .persisting_wilds import persisting_wild_params
 from .random_wilds import random_wild_params
@@ -215,14 +215,30 @@ def base_wild_params(game: Game, comp: int = -1, counter: int = -1) -> BaseWilds
                      screen=np.zeros(shape, dtype=np.int64))
 
 
+@njit(cache=True, inline="always")
+def base_wild_outcome(bw, rng) -> int:
+    """The outcome of a base spin's random wilds (an entry of their table), or -1 when nothing drops: none declared,
+    or a ``none`` outcome drawn."""
+    if bw.comp < 0:
+        return -1
+    e = weighted_index(bw.random.cum, rng)
+    return -1 if bw.random.kind[e] == NONE else e
+
+
 @njit
-def drop_base_wilds(bw, ma, s, wins, lines, rng, amounts, counters):
-    """One base spin's random wilds: the landed screen of strip set ``s`` of ``ma`` (windows ``wins``, already paid and
-    its scatters counted) gets one outcome of the drop, and what its lines pay more (or less) than before goes to
-    component ``bw.comp``.  Compiled once, not inlined."""
+def drop_base_wilds(bw, e, ma, s, wins, lines, rng, amounts, counters):
+    """Outcome ``e`` of a base spin's random wilds: the landed screen of strip set ``s`` of ``ma`` (windows ``wins``,
+    already paid and its scatters counted) gets its wilds, and what its lines pay more (or less) than before goes to
+    component ``bw.comp``.  Compiled once, not inlined (called only on the spins a wild drops on)."""
     screen = bw.screen
     fill_screen(ma, s, wins, screen)
-    before = line_pay_screen(lines, screen)
-    if drop_random_wilds(bw.random, screen, ma.rows, bw.none_held, bw.wild, rng, bw.no_reels) != 0:
-        counters[bw.counter] += 1
-        amounts[bw.comp] += line_pay_screen(lines, screen) - before
+    before = paid_lines(lines, screen)
+    place_outcome(bw.random, e, screen, ma.rows, bw.none_held, bw.wild, rng, bw.no_reels)
+    counters[bw.counter] += 1
+    amounts[bw.comp] += paid_lines(lines, screen) - before
+
+
+@njit
+def paid_lines(lines, screen):
+    """:func:`~workbench.pays.lines.line_pay_screen`, compiled once (not inlined twice into its caller)."""
+    return line_pay_screen(lines, screen)

@@ -41,6 +41,14 @@ def drop_random_wilds(rw, screen, rows, held, wild, rng, reel_held):
     spin and marked in ``rw.pending``.  Returns the outcome's kind.  Compiled once with its caller, not inlined (a
     plain ``@njit``: cached inside the round that calls it, see workbench/_jit.py)."""
     e = weighted_index(rw.cum, rng)
+    return place_outcome(rw, e, screen, rows, held, wild, rng, reel_held)
+
+
+@njit
+def place_outcome(rw, e, screen, rows, held, wild, rng, reel_held):
+    """Put the wilds of outcome ``e`` of ``rw``'s table on ``screen`` (as :func:`drop_random_wilds`); its kind.
+    Compiled once for the free spins' and the base spins' drops alike (a plain ``@njit``, not inlined: inlined into
+    both, the free-spins round took 20 % longer to compile)."""
     kind = rw.kind[e]
     if kind == CELLS:
         place_random_wilds(screen, rows, rw.count[e], held, wild, rng, rw.placed)
