@@ -226,3 +226,13 @@ def test_the_overview_and_the_words_state_the_drop_and_its_exact_gain():
                             "overlays 2x2 20.00 %, overlays 2x2 + 2x2 10.00 %")
     assert f"exact mean gain {exact_gain(game):.6f} x total bet" in words
     assert game_overview(game).loc["base random wilds", "value"] == words
+
+
+def test_the_table_editor_labels_an_overlay_entry_as_the_file_writes_it():
+    """An overlay's sizes read [2, 3] in the editor's entry column, not Python's (2, 3)."""
+    from workbench.widgets.table_editor import _entry_label
+
+    game = loads_game(drop_text(), "bw.toml")
+    labels = [_entry_label(e) for e in game.tables["bw"].entries]
+    assert labels == ["wilds = none", "wilds = cells, count = 2", "wilds = overlay, sizes = [2]",
+                      "wilds = overlay, sizes = [2, 2]"]

@@ -61,7 +61,11 @@ def table_ev(table: WeightedTable) -> dict[str, Fraction]:
 def _entry_label(entry) -> str:
     """An entry as the file writes it (``again = true``, not Python's True)."""
     def value(v) -> str:
-        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (list, tuple)):  # an overlay's sizes: [2, 3], as the file writes it, not Python's (2, 3)
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return str(v)
     return ", ".join(f"{k} = {value(v)}" for k, v in entry.items()) or "(entry)"
 
 
