@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.params import Param
-from .random_wilds import check_screen_wilds
+from .random_wilds import screen_wilds_played
 
 NO_RETRIGGER = 1 << 62  # the count a free spin would need to add persisting wilds when the feature has no retriggers
 
@@ -38,11 +38,10 @@ def check_persisting_wilds(features: dict, report, refs: dict) -> None:
     if names is None:
         return
     key = ("features", "free_spins_persisting_wilds")
-    if not refs["pays"].definition.paylines:
-        report(key, f"persisting wilds are played on lines games (this one pays {refs['pays'].rule})")
+    if not screen_wilds_played(features, report, refs, "free_spins_persisting_wilds", "persisting wilds",
+                               "persisting wilds need wild_symbol = the wild the scatters turn into",
+                               "persisting wilds are placed cell by cell"):
         return
-    check_screen_wilds(features, report, refs, key, "persisting wilds need wild_symbol = the wild the scatters turn into",
-                       "persisting wilds are placed cell by cell")
     if not names:
         report(key, "name at least one symbol of the trigger's scatter group (or leave free_spins_persisting_wilds out)")
         return

@@ -52,26 +52,13 @@ def check_random_wilds(features: dict, report, refs: dict) -> None:
                                                      "sticky_reels outcome in free_spins_random_wilds")
     if name is None:
         return
-    key = ("features", "free_spins_random_wilds")
     if reels and features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):
         report(("features", "free_spins_wilds"), f"a sticky_reels outcome of free_spins_random_wilds places expanding sticky "
                                                  f"wilds: it is played beside free_spins_wilds = \"expanding_sticky\" or "
                                                  f"none, not {features['free_spins_wilds']!r}")
-    if not refs["pays"].definition.paylines:
-        report(key, f"random wilds are played on lines games (this one pays {refs['pays'].rule})")
-        return
-    check_screen_wilds(features, report, refs, key, "random wilds need wild_symbol = the wild they drop",
-                       "random wilds count scatters cell by cell")
-    rows = refs.get("rows") or (1,)
-    cells, side = sum(rows), min(min(rows), len(rows))
-    table = refs["table"][name]
-    dropping = False
-    for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
-        dropping |= _check_outcome(("tables", name, "entries", i), entry, cells, side, len(rows),
-                                   report) and weight > 0
-    if not dropping:
-        report(("tables", name, "entries"), "no outcome with weight drops a wild: remove free_spins_random_wilds, or "
-                                            "give a cells, overlay or sticky_reels outcome a weight")
+    if screen_wilds_played(features, report, refs, "free_spins_random_wilds", "random wilds",
+                           "random wilds need wild_symbol = the wild they drop", "random wilds count scatters cell by cell"):
+        _check_outcomes(refs, report, "free_spins_random_wilds", name, RANDOM_WILD_KINDS)
 
 
 def check_base_random_wilds(features: dict, report, refs: dict) -> None:
@@ -79,33 +66,47 @@ def check_base_random_wilds(features: dict, report, refs: dict) -> None:
     in the base game (a dropped cell would need its own draw), one-row scatters, cells and overlay outcomes only (a
     base spin holds no reel), and some outcome dropping a wild."""
     name = features.get("base_random_wilds")
-    if name is None:
+    if name is None or not screen_wilds_played(features, report, refs, "base_random_wilds", "random wilds",
+                                               "base_random_wilds needs wild_symbol = the wild it drops",
+                                               "random wilds count scatters cell by cell"):
         return
-    key = ("features", "base_random_wilds")
-    if not refs["pays"].definition.paylines:
-        report(key, f"random wilds are played on lines games (this one pays {refs['pays'].rule})")
-        return
-    check_screen_wilds(features, report, refs, key, "base_random_wilds needs wild_symbol = the wild it drops",
-                       "random wilds count scatters cell by cell")
     drawn = [n for n, sym in refs["symbol"].items() if sym.is_wild and sym.in_mode("base").multiplier_table is not None]
     if drawn:
         report(("symbols", drawn[0], "multiplier"), f"base_random_wilds pays the base screen after the drop as it lands: "
                                                      f"{drawn[0]} draws its multiplier per cell in the base game; give it "
                                                      f"a fixed multiplier there (by_mode) or drop the random wilds")
+    _check_outcomes(refs, report, "base_random_wilds", name, ("none", "cells", "overlay"))
+
+
+def screen_wilds_played(features: dict, report, refs: dict, key_name: str, what: str, missing: str, why: str) -> bool:
+    """The common part of the screen wilds' checks (``[features] key_name``, ``what`` in words): a lines game (else
+    reported, and False: nothing else to check), then :func:`check_screen_wilds` (``missing``, ``why``)."""
+    key = ("features", key_name)
+    if not refs["pays"].definition.paylines:
+        report(key, f"{what} are played on lines games (this one pays {refs['pays'].rule})")
+        return False
+    check_screen_wilds(features, report, refs, key, missing, why)
+    return True
+
+
+def _check_outcomes(refs: dict, report, key_name: str, name: str, kinds: tuple) -> None:
+    """Every outcome of table ``name`` (read by ``[features] key_name``) of one of ``kinds`` with its keys in range,
+    and some outcome with weight dropping a wild."""
     rows = refs.get("rows") or (1,)
     cells, side = sum(rows), min(min(rows), len(rows))
     table = refs["table"][name]
     dropping = False
     for i, (entry, weight) in enumerate(zip(table.entries, table.weights)):
         path = ("tables", name, "entries", i)
-        if entry.get("wilds") == "sticky_reels":
-            report(path + ("wilds",), "a sticky_reels outcome holds reels to the end of a feature: base_random_wilds "
-                                      "takes none, cells and overlay outcomes")
+        if entry.get("wilds") in RANDOM_WILD_KINDS and entry.get("wilds") not in kinds:
+            report(path + ("wilds",), f"a {entry['wilds']} outcome holds reels to the end of a feature: {key_name} takes "
+                                      f"{', '.join(kinds[:-1])} and {kinds[-1]} outcomes")
             continue
         dropping |= _check_outcome(path, entry, cells, side, len(rows), report) and weight > 0
     if not dropping:
-        report(("tables", name, "entries"), "no outcome with weight drops a wild: remove base_random_wilds, or give a "
-                                            "cells or overlay outcome a weight")
+        droppers = [k for k in kinds if k != "none"]
+        report(("tables", name, "entries"), f"no outcome with weight drops a wild: remove {key_name}, or give a "
+                                            f"{', '.join(droppers[:-1])} or {droppers[-1]} outcome a weight")
 
 
 def check_screen_wilds(features: dict, report, refs: dict, key: tuple, missing: str, why: str) -> None:
