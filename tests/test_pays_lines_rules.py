@@ -112,6 +112,15 @@ def _multiplier(game, shown: list) -> int:
     return sum(m for m in wilds if m > 1) or 1
 
 
+def _with_feature(game, m: int) -> int:
+    """A free-spins multiplier F that the wilds' multiplier adds to (multiplier_wilds = "add"): the multipliers above
+    x1 add up, x1 when there are none; ``m`` itself without one."""
+    f = game.pays.feature_multiplier
+    if not f:
+        return m
+    return sum(x for x in (f, m) if x > 1) or 1
+
+
 def best_win(game, line: list):
     """(target, count, multiplier, multiplied pay) of the line read in the given order, or None."""
     file_order = list(game.symbols) + list(game.groups)
@@ -125,7 +134,7 @@ def best_win(game, line: list):
             continue
         k = max(listed)
         is_wild = target in game.symbols and game.symbols[target].kind == "wild"
-        m = 1 if is_wild and not game.pays.multiply_wild_only else _multiplier(game, line[:k])
+        m = _with_feature(game, 1 if is_wild and not game.pays.multiply_wild_only else _multiplier(game, line[:k]))
         paid = pays[k] * m
         # [pays] line_win: the candidates are ranked by their pay after (default) or before their multiplier
         ranked_by = pays[k] if game.pays.line_win == "before_multipliers" else paid

@@ -128,7 +128,9 @@ class PayRule:
     multiplier wild is x1).  ``multiply_wild_only``: whether a win made only of
     wilds is multiplied too.  ``line_win`` (lines only): the line pays the candidate with the highest pay after
     its multipliers (``after_multipliers``) or the one with the highest paytable pay, then multiplied
-    (``before_multipliers``); frameworks differ, so it is declared.
+    (``before_multipliers``); frameworks differ, so it is declared.  ``feature_multiplier`` is no file key: the
+    free spins of ``[features] multiplier_wilds = "add"`` pay with it set to their multiplier F, and a win's
+    wild multiplier M then adds to F instead of being multiplied by it (:meth:`with_feature`); 0 outside them.
     """
 
     rule: str = "lines"
@@ -136,6 +138,16 @@ class PayRule:
     combine: str = "product"
     multiply_wild_only: bool = False
     line_win: str = "after_multipliers"
+    feature_multiplier: int = 0
+
+    def with_feature(self, m: int) -> int:
+        """A win's multiplier from its wilds' combined multiplier ``m`` (1: none): ``m`` itself, or, where a
+        feature multiplier adds to the wilds' (``feature_multiplier`` F > 0), the multipliers above x1 added up:
+        F + m with a multiplier wild (x3 and x2 make x5), F without one."""
+        f = self.feature_multiplier
+        if f == 0:
+            return m
+        return ((f if f > 1 else 0) + (m if m > 1 else 0)) or 1
 
     @property
     def definition(self):

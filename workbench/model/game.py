@@ -186,6 +186,14 @@ class Game:
             return self
         return replace(self, symbols=MappingProxyType({**self.symbols, **changed}))
 
+    def in_free_spins(self) -> "Game":
+        """The game the ``free_spins`` template's free spins pay with: with ``[features] multiplier_wilds = "add"``
+        a line win's wild multiplier adds to the feature's ``multiplier`` (``PayRule.feature_multiplier``), whose
+        scatter pays then carry it alone; itself otherwise (the round multiplies the whole screen)."""
+        if self.features.get("multiplier_wilds", "multiply") != "add":
+            return self
+        return replace(self, pays=replace(self.pays, feature_multiplier=int(self.features.get("multiplier", 1))))
+
     # -- edits (validated; saved with workbench.io.save_game) --------------
     def with_strip(self, strip_set: str, reel: int, symbols, weights=None) -> "Game":
         """A copy with reel ``reel`` (1-based) of ``strip_set`` replaced.

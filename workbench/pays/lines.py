@@ -212,7 +212,9 @@ class _ForwardRule:
         k = _listed_count(self.pays[target], run)
         if k == 0 or k != run:
             return None
-        return (target, k, 1 if self.wild_target[target] and not self.wild_only else m)
+        # the multiplier is the win's: its wilds' (a wild's own run: none), with a free-spins multiplier that adds
+        # to them folded in (PayRule.with_feature: x1 .. the same m without one)
+        return (target, k, self.game.pays.with_feature(1 if self.wild_target[target] and not self.wild_only else m))
 
     def paid(self, c) -> Fraction:
         return self.pays[c[0]][c[1]] * c[2] if c else Fraction(0)

@@ -155,7 +155,9 @@ def free_spins_feature(game: Game, count: int, rng, shown_trigger: list[list[str
     from the next free spin to the end (put on after the scatters are counted).
     """
     original = game
-    game = game.in_strip_mode(game.features["free_spins_mode"])
+    # multiplier_wilds = "add": a line win's wild multiplier adds to the feature's multiplier (Game.in_free_spins),
+    # which the line evaluation then carries; the screen is not multiplied again, its scatter pays x it alone
+    game = game.in_strip_mode(game.features["free_spins_mode"]).in_free_spins()
     f = game.features
     limit = int(f.get("max_free_spins", 10_000))
     trigger = game.triggers[f["trigger"]]
@@ -174,7 +176,7 @@ def free_spins_feature(game: Game, count: int, rng, shown_trigger: list[list[str
 
     if "wheel" in f:
         wheel()
-    mult = int(f.get("multiplier", 1))
+    mult = 1 if game.pays.feature_multiplier else int(f.get("multiplier", 1))
     growth = f.get("multiplier_growth", "none")
     step = int(f.get("multiplier_step", 1))
     top = int(f.get("max_multiplier", 10_000))
@@ -183,7 +185,7 @@ def free_spins_feature(game: Game, count: int, rng, shown_trigger: list[list[str
     cap = Fraction(str(f["feature_cap"])) * cost if "feature_cap" in f else None
     free_game = game
     if "meter_spins_mode" in f:
-        meter_game = original.in_strip_mode(f["meter_spins_mode"])
+        meter_game = original.in_strip_mode(f["meter_spins_mode"]).in_free_spins()
     persisting = f.get("free_spins_persisting_wilds")
     # the wilds a feature carries from spin to spin: held cells (sticky, walking), expanding sticky reels (reel ->
     # the multiplier drawn when its wild landed), persisting cells
@@ -199,7 +201,8 @@ def free_spins_feature(game: Game, count: int, rng, shown_trigger: list[list[str
         stops = tuple(_pick(rng, strip.stop_weights) for strip in strip_set.reels)
         if wilds == "none" and "free_spins_random_wilds" not in f and not persisting:  # as spun: table wilds drawn
             result = drawn_spin(game, strip_set, stops, rng)
-            spin, shown_count = result["win"], result["scatters"][trigger.scatter]
+            scattered = (result["win"] - result["rule_win"]) * max(game.pays.feature_multiplier, 1)
+            spin, shown_count = result["rule_win"] + scattered, result["scatters"][trigger.scatter]
         else:
             spin, shown_count = _explicit_free_spin(game, strip_set, stops, rng, wilds_state)
         win += spin * mult
@@ -271,7 +274,7 @@ def _explicit_free_spin(game: Game, strip_set: StripSet, stops: tuple, rng, stat
     shown_count = 0
     for name, group in game.scatters.items():
         n = _count_on_screen(counted, group)
-        spin += game.bet.credits(group.pay(n), group.unit)
+        spin += game.bet.credits(group.pay(n), group.unit) * max(game.pays.feature_multiplier, 1)
         if name == trigger.scatter:
             shown_count = n
     if wilds == "sticky":

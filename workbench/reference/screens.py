@@ -60,6 +60,11 @@ def _listed_count(game: Game, target: str, run: int) -> int:
 def win_multiplier(game: Game, shown_symbols, target: str, multipliers=None) -> int:
     """``M`` of a win of ``target`` made of the cells ``shown_symbols``; ``multipliers``: each
     cell's multiplier, in the same order (None: every symbol's own ``multiplier``)."""
+    return game.pays.with_feature(_wilds_multiplier(game, shown_symbols, target, multipliers))
+
+
+def _wilds_multiplier(game: Game, shown_symbols, target: str, multipliers) -> int:
+    """The combined multiplier of the win's wilds (``[pays] combine``), 1 without a multiplier wild."""
     if _is_wild_target(game, target) and not game.pays.multiply_wild_only:
         return 1
     if multipliers is None:

@@ -40,6 +40,7 @@ PLAIN = RoundTemplate(
 MAX_FREE_SPINS = 10_000  # most free spins one feature plays when the file declares no max_free_spins (and the upper bound)
 MAX_MULTIPLIER = 10_000  # a free-spin win multiplier, start or reached by growth
 MULTIPLIER_GROWTH = ("none", "per_spin", "per_win")
+MULTIPLIER_WILDS = ("multiply", "add")  # the free spins' multiplier x a line's wild multiplier, or the two added up
 FREE_SPIN_WILDS = ("none", "sticky", "expanding", "walking", "expanding_sticky")
 CHAIN_SCATTERS = ("none", "trigger", "paid")  # the tumble's scatters: first drop only, or the whole chain (and paid)
 LADDER_GROWS = ("cascade", "spin", "win")  # the free spins' ladder climbs per winning cascade, free spin or winning free spin
@@ -76,6 +77,10 @@ FREE_SPINS_PARAMS = {
                              max=MAX_MULTIPLIER),
     "max_multiplier": Param("int", f"the multiplier grows no further than this (absent: {MAX_MULTIPLIER:,})",
                             required=False, min=1, max=MAX_MULTIPLIER),
+    "multiplier_wilds": Param("str", "how the multiplier meets a line win's multiplier wilds: multiply (x3 with a x2 "
+                                     "wild pays x6) or add (x3 + x2 = x5; a line without a multiplier wild pays x3); "
+                                     "add needs a lines game and a multiplier of 2 or more that does not grow",
+                              required=False, choices=MULTIPLIER_WILDS),
     "free_spins_wilds": Param("str", "wilds of the free spins (lines games): none, sticky (a landed wild stays to the end "
                                      "of the feature), expanding (it fills its reel for that spin), walking (it moves "
                                      "one reel left on every later spin) or expanding_sticky (it fills its reel and stays "
@@ -200,6 +205,7 @@ def check_free_spins(features: dict, report, refs: dict) -> None:
     if features["free_spins_mode"] == "base":
         report(("features", "free_spins_mode"), "the free spins need strip sets of their own mode (not \"base\")")
     _check_free_spins_wilds(features, report, refs)
+    _check_multiplier_wilds(features, report, refs)
     growth = features.get("multiplier_growth", "none")
     for key in ("multiplier_step", "max_multiplier"):
         if key in features and growth == "none":
@@ -261,6 +267,23 @@ def _check_spins_table(table, key: str, min_count: int, report) -> None:
         report(("tables", table.name, "entries"), f"every entry awards 0 free spins (read by [features] {key}): "
                                                   + ("the feature would never play" if key == "free_spins_table"
                                                      else "leave retrigger_table out for no retriggers"))
+
+
+def _check_multiplier_wilds(features: dict, report, refs: dict) -> None:
+    """``multiplier_wilds = "add"``: a line's multipliers add up, which the compiled free spins price with one line
+    automaton per multiplier; so a lines game and one fixed multiplier above x1."""
+    if features.get("multiplier_wilds", "multiply") != "add":
+        return
+    where = ("features", "multiplier_wilds")
+    if not refs["pays"].definition.paylines:
+        report(where, f"multiplier_wilds = \"add\" adds a line's wild multipliers to the free-spins multiplier: it is "
+                      f"played on lines games (this one pays {refs['pays'].rule}); use multiplier_wilds = \"multiply\"")
+    elif features.get("multiplier_growth", "none") != "none":
+        report(where, "multiplier_wilds = \"add\" needs a multiplier that does not grow (multiplier_growth = \"none\"): "
+                      "which of a line's wins pays most under the sum depends on the multiplier")
+    elif int(features.get("multiplier", 1)) < 2:
+        report(where, "multiplier_wilds = \"add\" adds the wilds' multipliers to the free-spins multiplier, which is x1 "
+                      "here (the same as \"multiply\"): give multiplier = 2 or more, or leave multiplier_wilds out")
 
 
 def _check_free_spins_wilds(features: dict, report, refs: dict) -> None:

@@ -60,6 +60,10 @@ def _free_spins_multiplier(f: dict) -> str:
     growth = f.get("multiplier_growth", "none")
     if m == 1 and growth == "none":
         return ""
+    if f.get("multiplier_wilds", "multiply") == "add":
+        return (f"free spins: a feature multiplier x{m} that a line win's wild multiplier adds to (x{m} and a x3 wild "
+                f"pay x{m + 3}, not x{m * 3}; a line without a multiplier wild x{m}; scatter pays x{m}) (sum, "
+                "multiplier_wilds = \"add\")")
     text = f"free spins: every free spin's pay (its wins after their wilds' multipliers) x a feature multiplier x{m}"
     if growth != "none":
         when = "free spin" if growth == "per_spin" else "winning free spin"

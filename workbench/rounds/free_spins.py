@@ -12,7 +12,9 @@ reaches its ``min_count``, the free spins (component ``free_spins``):
   spin) and pays its whole screen (pay rule and scatter pays) x the multiplier; the
   multiplier starts at ``multiplier`` and, with ``multiplier_growth``, grows by
   ``multiplier_step`` after every free spin (``per_spin``) or every winning one
-  (``per_win``), up to ``max_multiplier``;
+  (``per_win``), up to ``max_multiplier``; with ``multiplier_wilds = "add"`` (lines, a fixed multiplier F) a line
+  win's wild multiplier adds to F instead (x3 and a x2 wild pay x5: the free spins' line automaton is built with F
+  folded in, ``Game.in_free_spins``, and their scatter pays x F);
 - a free spin whose screen shows ``retrigger_min_count`` scatters or more (absent: the trigger's
   ``min_count``; it may be fewer) adds ``retrigger[count]`` spins (or spins drawn from ``retrigger_table``);
 - ``feature_cap`` (x total bet) ends the feature when its win reaches it; what is paid
@@ -92,10 +94,11 @@ FeatureParams = namedtuple(
 )
 # lines: the base and free-spin strip sets (kernel.ModeArrays), each mode's line automaton (``lines``, ``free_lines``: the
 # mode's symbols, ``[symbols] by_mode``) and table-wild draws (``base_tw``, ``free_tw``: plain.TableWildParams, empty
-# when the mode has none), scatter groups and the trigger's group
+# when the mode has none), scatter groups (``free_scat``: the free spins' pays, x the multiplier with
+# ``multiplier_wilds = "add"``, whose free and meter automata fold it into each line's multipliers) and the trigger's group
 # (``meter``, ``meter_lines``, ``meter_tw``: the same for the wheel's meter spins; the free spins' own without a meter)
 FreeLinesParams = namedtuple("FreeLinesParams", ["base", "free", "lines", "free_lines", "base_tw", "free_tw", "scat",
-                                                 "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds",
+                                                 "free_scat", "comp_scatter", "group", "wins", "counts", "cost_units", "fs", "wilds",
                                                  "forced", "comp_forced", "meter", "meter_lines", "meter_tw",
                                                  "base_wilds"])
 # ways: one WaysMode per mode (WaysParams fields + ``count``, the trigger's AwardParams with comp -1 and cap = cap_count,
@@ -232,7 +235,7 @@ def free_spin_lines(p, ma, lines, tw, rng):
     s = choose_set(ma, rng)
     spin_windows(ma, s, rng, p.wins)
     if not explicit_screen(p.wilds):
-        pay_drawn_windows(ma, s, lines, p.scat, tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter, rng)
+        pay_drawn_windows(ma, s, lines, p.free_scat, tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter, rng)
         return screen_total(p.fs.scratch)
     return wild_free_spin(p, ma, lines, tw, s, rng)
 
@@ -439,7 +442,8 @@ def _feature_params(game: Game, components: list, state_count: np.ndarray, min_c
         cap_count=np.int64(cap_count),
         state_count=state_count,
         max_spins=np.int64(max_spins),
-        multiplier=np.int64(f.get("multiplier", 1)),
+        # multiplier_wilds = "add": the free spins' line automaton and scatter pays carry the multiplier already
+        multiplier=np.int64(1 if game.in_free_spins() is not game else f.get("multiplier", 1)),
         growth=np.int64(growth),
         step=np.int64(f.get("multiplier_step", 1) if growth else 0),
         max_multiplier=np.int64(f.get("max_multiplier", MAX_MULTIPLIER)),
@@ -586,9 +590,10 @@ def _lines_model(game: Game, stake) -> RoundModel:
     trigger, min_count, cap_count, mode = _limits(game)
     group = list(game.scatters).index(trigger.scatter)
     lines, base, base_tw = drawn_lines_mode(game, "base")
-    free_lines, free, free_tw = drawn_lines_mode(game, game.features["free_spins_mode"])
+    paid = game.in_free_spins()  # multiplier_wilds = "add": the free spins' lines pay their sum of multipliers
+    free_lines, free, free_tw = drawn_lines_mode(paid, game.features["free_spins_mode"])
     meter_mode = game.features.get("meter_spins_mode")
-    meter_lines, meter, meter_tw = (drawn_lines_mode(game, meter_mode) if meter_mode is not None
+    meter_lines, meter, meter_tw = (drawn_lines_mode(paid, meter_mode) if meter_mode is not None
                                     else (free_lines, free, free_tw))
     if free_tw.var_ids.shape[0] and game.features.get("free_spins_wilds", "none") not in ("none", "expanding_sticky"):
         raise SimulationError(f"{game.name}: sticky, expanding and walking wilds are not played beside wilds whose "
@@ -603,6 +608,7 @@ def _lines_model(game: Game, stake) -> RoundModel:
     drops = "base_random_wilds" in game.features and not game.bet_mode.buy  # a buy plays no base spin
     if drops:
         components.append("base_random_wilds")
+    scat = scatter_arrays(game)
     params = FreeLinesParams(
         base=base,
         free=free,
@@ -610,7 +616,8 @@ def _lines_model(game: Game, stake) -> RoundModel:
         free_lines=free_lines,
         base_tw=base_tw,
         free_tw=free_tw,
-        scat=scatter_arrays(game),
+        scat=scat,
+        free_scat=scat._replace(pays=scat.pays * max(paid.pays.feature_multiplier, 1)),  # their scatters x F alone
         comp_scatter=comp_scatter,
         group=np.int64(group),
         wins=np.zeros(game.reels, dtype=np.int64),

@@ -119,7 +119,7 @@ def wild_free_spin(p, ma, lines, tw, s, rng):
     land_wilds(w, tw, rows, screen, rng)
     apply_mask(screen, w.held, w.wild)
     win = 0
-    sc = p.scat
+    sc = p.free_scat  # the free spins' scatter pays (x the multiplier already with multiplier_wilds = "add")
     for g in range(p.counts.shape[0]):  # before random wilds drop: a wild dropped on a scatter does not hide it
         code = 0
         for r in range(rows.shape[0]):
