@@ -13,10 +13,11 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from test_pays_lines_rules import SETTINGS, check_every_sequence, game_text, load, pay_of, rule_games
+from test_mode_symbols import mode_symbol_games
 from test_rounds_free_spins import assert_strata_equal_the_reference, lines_text
 from workbench import reference
 from workbench.errors import ReelsetError
@@ -117,6 +118,20 @@ def test_the_compiled_feature_equals_the_slow_reference(features, wild):
     4.5 combined standard errors)."""
     game = _game(features, free=FREE, wild=wild, tables=TABLE)
     assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.02, seed=65), 66, 3000)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(mode_symbol_games(), st.sampled_from([2, 3]))
+def test_random_feature_games_equal_the_slow_reference(text, multiplier):
+    """Random 3-reel lines free-spins games whose wild carries a fixed or drawn multiplier in the free spins (perhaps
+    substituting for fewer symbols, perhaps retriggering), played with the multipliers added up: the compiled
+    feature's mean per trigger count equals the reference's."""
+    assume('rule = "lines"' in text)
+    text = text.replace('free_spins_mode = "free"',
+                        f'free_spins_mode = "free"\nmultiplier = {multiplier}\nmultiplier_wilds = "add"', 1)
+    game = loads_game(text, "random_added.toml")
+    assert game.in_free_spins().pays.feature_multiplier == multiplier
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=68, max_seconds=5), 69, 800)
 
 
 def test_adding_pays_less_than_multiplying_with_a_multiplier_wild():

@@ -20,6 +20,7 @@ from .process import (EXIT_OK, EXIT_PROBLEM, EXIT_UNREACHED, EXIT_UNCONFIRMED, E
 from .par_text import render_par_text
 from .commands import (cmd_validate, _games, cmd_par, cmd_simulate, FIRST_ANSWER_PRECISION, FIRST_ANSWER_SECONDS, cmd_rtp, cmd_report, cmd_list, cmd_warm)
 from .tune import cmd_tune
+from .check import DEFAULT_PRECISION as CHECK_PRECISION, cmd_check
 
 
 # what the package's callers and tests use from here
@@ -40,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="workbench", description="Slot-game mathematics workbench.")
     parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (_add_validate, _add_par, _add_simulate, _add_rtp, _add_report, _add_tune, _add_warm, _add_list):
+    for add in (_add_validate, _add_par, _add_simulate, _add_rtp, _add_report, _add_tune, _add_check, _add_warm,
+                _add_list):
         add(sub)
     return parser
 
@@ -214,6 +216,31 @@ def _add_tune(sub) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tune)
+
+
+def _add_check(sub) -> None:
+    """``workbench check``."""
+    from ..report.compliance import profile_names
+
+    p = sub.add_parser("check", help="compliance checks against a jurisdiction profile: minimum RTP per mode, every "
+                                     "award reachable, the maximum win stated, bet modes within a band, caps applied",
+                       epilog="exit status: 0 every check passed or does not apply; 1 a check failed (the table says "
+                              "which, with its evidence); 2 bad input. See docs/compliance.md.")
+    p.add_argument("game", metavar="GAME", type=game_argument, help="reelset path or shipped name")
+    p.add_argument("--profile", default="gli11",
+                   help=f"a shipped profile ({', '.join(profile_names())}) or a profile .toml file (default gli11)")
+    p.add_argument("--precision", type=fraction, default=CHECK_PRECISION,
+                   help="95 %% half-width of each mode's RTP estimate, x its cost (a fraction above 0 and below 1; "
+                        f"default {CHECK_PRECISION})")
+    p.add_argument("--seed", type=_SEED, default=1, help="0 to 2^63 - 1 (default 1)")
+    p.add_argument("--workers", type=_WORKERS, default=1, help=f"local worker processes (1 to {MAX_WORKERS}; default 1)")
+    p.add_argument("--max-seconds", type=positive_number,
+                   help="time box of each mode's estimate (above 0); a figure it leaves undecided fails as not shown")
+    p.add_argument("--choice", metavar="NAME=OPTION", action="append",
+                   help="check this option of the [choices.NAME] player choice (repeatable)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true", help="no progress report on stderr")
+    p.set_defaults(func=cmd_check)
 
 
 def _add_warm(sub) -> None:

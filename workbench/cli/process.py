@@ -11,6 +11,9 @@ from contextlib import contextmanager
 EXIT_OK = 0
 
 
+EXIT_FAILED = 1  # check: a compliance check failed (the table says which, with its evidence)
+
+
 EXIT_PROBLEM = 2
 
 
