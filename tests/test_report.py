@@ -107,7 +107,7 @@ def test_provenance_hash_is_the_game_file_sha256(run, html):
 def test_xlsx_has_one_sheet_per_table(run):
     book = openpyxl.load_workbook(run.xlsx, read_only=True)
     assert book.sheetnames[0] == "Summary"
-    assert {"Combinations", "Strips", "Paytable", "Provenance"} <= set(book.sheetnames)
+    assert {"Combinations", "Strips", "Paytable", "Compliance", "Provenance"} <= set(book.sheetnames)
 
 
 def test_csv_and_par_json_match_the_library(run, sheet):
@@ -273,6 +273,33 @@ def test_every_gallery_game_reports(name, tmp_path):
             assert f"{mode}" in _text(page) and f"Bet mode {mode}: RTP" in summary
     else:
         assert "declares no bet modes" in page
+    _assert_compliance(files, game, page)
+
+
+def _assert_compliance(files, game, page: str) -> None:
+    """The compliance section lists every check of every mode with its result, the awards' odds, and the same in the
+    report's data and a Compliance sheet of the workbook."""
+    from openpyxl import load_workbook
+
+    section = _section(page, "11. Compliance")
+    assert "Compliance checks: GLI-11 (generic)" in _text(section)
+    cells = _cells(section)
+    for mode in game.all_bet_modes:
+        assert ("base game" if mode == "base" else f"bet mode {mode} (") in " ".join(cells)
+    assert {"minimum RTP", "every award reachable", "maximum win stated"} <= set(cells)
+    assert set(cells) & {"pass", "fail"}
+    data = json.loads(files.report_json.read_text(encoding="utf-8"))["compliance"]
+    assert data["profile"] == "GLI-11 (generic)" and len(data["awards"]) >= 1
+    rows = [row for row in load_workbook(files.xlsx)["Compliance"].iter_rows(values_only=True)]
+    assert rows[1][0] == "Profile: GLI-11 (generic)"
+    assert [r[0] for r in rows[2:2 + len(data["checks"])]] == [c["check"] for c in data["checks"]]
+
+
+@pytest.mark.parametrize("name", ["super_10_stars", "bier_haus_oktober_fest"])
+def test_the_shipped_games_report_their_compliance(name, tmp_path):
+    files = report.generate_report(name, tmp_path, spins=5_000, seed=SEED, precision=0.05)
+    page = files.html.read_text(encoding="utf-8")
+    _assert_compliance(files, workbench.load_game(name), page)
 
 
 # ---------------------------------------------------------------------------

@@ -24,7 +24,8 @@ import types
 
 # name -> submodule: everything is imported on first use (PEP 562), so `workbench.report.defaults` and the
 # CLI's parser load no pandas, papermill or matplotlib
-_SUBMODULES = ("defaults", "display", "files", "formats", "pipeline", "provenance", "game_tables", "computations", "tables", "workbook")
+_SUBMODULES = ("defaults", "display", "files", "formats", "pipeline", "provenance", "game_tables", "computations", "tables", "workbook",
+               "compliance")
 _NAMES = {
     'BAND_CONFIDENCES': 'defaults',
     'BAND_SPINS': 'defaults',
@@ -49,6 +50,7 @@ _NAMES = {
     'report_game_file': 'pipeline',
     'band_table': 'tables',
     'combinations_table': 'tables',
+    'compliance_checks': 'compliance',
     'par_conventions_table': 'tables',
     'paytable_title': 'game_tables',
     'pay_rule_text': 'game_tables',

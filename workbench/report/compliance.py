@@ -137,7 +137,7 @@ class ComplianceResult:
                              for c in self.checks], columns=["check", "applies to", "result", "evidence"])
 
     def to_dict(self) -> dict:
-        return {"game": self.game.name, "profile": self.profile.name, "profile_file": self.profile.path,
+        return {"game": self.game.name, "profile": self.profile.name, "profile_file": Path(self.profile.path).name,
                 "passed": self.passed,
                 "checks": [{"check": c.check, "applies_to": c.scope, "result": c.status, "evidence": c.evidence}
                            for c in self.checks],
@@ -397,3 +397,13 @@ def _caps(estimates, profile: Profile) -> list:
                                                  f"{'within' if status == PASS else 'above'} max_win {fmt_x(cap)}"
                                                  f"{taken}"))
     return out
+
+
+def compliance_checks(game: Game, est, modes, profile: str = "gli11") -> ComplianceResult:
+    """The report's checks: :func:`check_game` of ``game`` against the profile named ``profile`` (or its file) from
+    the report's estimates: ``modes`` (every bet mode's :class:`~workbench.simulate.BetModeEstimate`, the base game
+    first), or, for a game without bet modes, ``est`` as the base game's."""
+    from ..simulate import BetModeEstimate
+
+    estimates = list(modes) or [BetModeEstimate(game.all_bet_modes["base"], est)]
+    return check_game(game, load_profile(profile), estimates=estimates)

@@ -38,7 +38,7 @@ def to_json(data) -> str:
 
 
 def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None, bet_modes=(),
-                choices=None) -> dict:
+                choices=None, compliance=None) -> dict:
     """Every number of the report (no dates or timings): same inputs give identical data."""
     data = {
         "provenance": {k: v for k, v in prov.items() if k in ("game", "game_file", "game_sha256", "workbench_version", "seed",
@@ -50,6 +50,8 @@ def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source
         "bet_modes": [m.to_dict() for m in bet_modes],
         "choices": {name: c.to_dict() for name, c in (choices or {}).items()},
     }
+    if compliance is not None:  # report.compliance.ComplianceResult
+        data["compliance"] = compliance.to_dict()
     if session_source is not None:
         from ..plots import session_percentiles
 
@@ -86,7 +88,8 @@ def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
     paths = output_paths(out_dir, game_stem(game))
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_par_workbook(paths["xlsx"], game, sheet, estimate=estimate if estimate is not None else data.get("rtp_estimate"),
-                       provenance=data.get("provenance"), bet_modes=data.get("bet_modes") or ())
+                       provenance=data.get("provenance"), bet_modes=data.get("bet_modes") or (),
+                       compliance=data.get("compliance"))
     # each file made in memory and written atomically: a failure (disk full) names the file and leaves the previous one
     for name, df in par_tables(sheet).items():
         write_output(paths["csv"][name], df.to_csv(index=name in ("summary", "symbol_counts", "per_line")))
@@ -98,7 +101,8 @@ def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
 def files_table(paths: dict) -> pd.DataFrame:
     """The data files written by :func:`write_outputs` (names only)."""
     rows = [{"file": paths[k].name, "contents": what} for k, what in (
-        ("xlsx", "PAR workbook: summary (whole game and every mode), one sheet per table, strips, paytable, provenance"),
+        ("xlsx", "PAR workbook: summary (whole game and every mode), one sheet per table, strips, paytable, compliance "
+                 "checks, provenance"),
         ("par_json", "PAR sheet: every figure and table (JSON)"),
         ("report_json", "every number of this report (JSON)"))]
     rows += [{"file": p.name, "contents": f"PAR sheet table: {name.replace('_', ' ')} (CSV)"} for name, p in paths["csv"].items()]

@@ -453,6 +453,19 @@ def _paytable(book, game) -> None:
     _table(book, "Paytable", columns, rows)
 
 
+def _compliance(book, compliance: dict) -> None:
+    """The checks (check, applies to, result, evidence) under the profile's name, then every award's odds."""
+    s = _Sheet(book, "Compliance", ["Check", "Applies to", "Result", "Evidence"])
+    s.add([f"Profile: {compliance['profile']}", "", "passed" if compliance["passed"] else "failed", ""], bold=True)
+    for c in compliance["checks"]:
+        s.add([c["check"], c["applies_to"], c["result"], c["evidence"]])
+    s.add(["", "", "", ""])
+    s.add(["Award", "Odds per game", "Result", "Where"], bold=True)
+    for a in compliance["awards"]:
+        s.add([a["award"], a["odds per game"], a["result"], a["where"]])
+    s.finish()
+
+
 def _provenance(book, game, est, provenance: dict | None) -> None:
     from .. import __version__
     from ..io import render_text
@@ -486,7 +499,8 @@ def _provenance(book, game, est, provenance: dict | None) -> None:
     s.finish()
 
 
-def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dict | None = None, bet_modes=()) -> Path:
+def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dict | None = None, bet_modes=(),
+                       compliance: dict | None = None) -> Path:
     """Write the PAR workbook of ``game`` to ``path`` (.xlsx) and return the path.
 
     ``sheet``: the game's :class:`~workbench.exact.par.ParSheet` (default: the
@@ -497,7 +511,8 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
     says the whole-game RTP needs ``workbench rtp``.  ``provenance``: a report's
     provenance (``seed``, ``spins``, ``precision``, ``date``) to record.
     ``bet_modes``: every bet mode's :class:`~workbench.simulate.BetModeEstimate` (or its ``to_dict()``), listed
-    in the Summary x each mode's own cost.
+    in the Summary x each mode's own cost.  ``compliance``: a report's compliance checks
+    (:meth:`~workbench.report.compliance.ComplianceResult.to_dict`), written as a Compliance sheet.
     """
     from openpyxl import Workbook
 
@@ -514,6 +529,8 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
         part(book, sheet)
     _strips(book, game)
     _paytable(book, game)
+    if compliance is not None:
+        _compliance(book, compliance)
     _provenance(book, game, est, provenance)
     out = Path(path)
     # made in memory, then written atomically: a full disk leaves the previous workbook, not a broken zip
