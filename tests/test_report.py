@@ -274,6 +274,31 @@ def test_every_gallery_game_reports(name, tmp_path):
     else:
         assert "declares no bet modes" in page
     _assert_compliance(files, game, page)
+    _assert_simulated_odds_have_intervals(page)
+
+
+def _rows(table_html: str) -> list[list[str]]:
+    return [_cells(row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table_html, re.S)]
+
+
+def _assert_simulated_odds_have_intervals(page: str) -> None:
+    """Every simulated odds the report prints (feature frequency, the simulated chance of a win of at least x, the
+    largest win's and the cap's odds) carries its 95 % interval, or says it was not observed and bounds it."""
+    def carries(text: str) -> bool:
+        return "(95 %: 1 in " in text or ("not observed in" in text and "at 95 %)" in text)
+
+    rows = _rows(_table_after(page, "Chance of a win of at least"))
+    column = rows[0].index("simulated")
+    assert all(carries(r[column]) for r in rows[1:]), rows
+    for item in ("largest win simulated", "rounds capped (simulated)"):
+        [value] = [r[1] for r in _rows(_section(page, "10. Max win")) if r and r[0] == item]
+        assert carries(value), (item, value)
+    features = _section(page, "8. Simulation and features")
+    if "frequency (per round)" in features:
+        rows = _rows(_table_after(features, "frequency (per round)"))
+        assert all(carries(r[2]) for r in rows[1:] if len(r) > 2), rows
+    [confirm] = [r[1] for r in _rows(features) if r and r[0] == "rounds that confirm the RTP to ± 0.1 % (95 %)"]
+    assert re.match(r"[\d,]+ \(this run has", confirm), confirm
 
 
 def _assert_compliance(files, game, page: str) -> None:
@@ -398,7 +423,8 @@ def test_max_win_section_has_the_theoretical_maximum_and_odds(html):
     text = _text(_section(html, "10. Max win"))
     assert "theoretical max win" in text and "175x total bet" in text
     assert re.search(r"odds of the base-game max win\s+1 in [\d,.]+ spins", text)
-    assert re.search(r"largest win simulated\s+[\d,.]+x total bet, seen [\d,]+ times? in 100,000 rounds \(1 in [\d,]+ rounds\)",
+    assert re.search(r"largest win simulated\s+[\d,.]+x total bet, seen [\d,]+ times? in 100,000 rounds "
+                     r"\(1 in [\d,.]+ \(95 %: 1 in [\d,.]+ to 1 in [\d,.]+\)\)",
                      text)
 
 

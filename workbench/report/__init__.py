@@ -114,6 +114,8 @@ _NAMES = {
     'fmt_ci': 'formats',
     'fmt_num': 'formats',
     'fmt_one_in': 'formats',
+    'fmt_seen': 'formats',
+    'fmt_estimated_odds': 'formats',
     'fmt_pct': 'formats',
     'fmt_x': 'formats',
     'game_stem': 'provenance',

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..errors import ExactBudgetError, Problem, ReelsetError
 from ..model import Game
-from .formats import fmt_ci, fmt_one_in, fmt_pct, fmt_x
+from .formats import fmt_ci, fmt_estimated_odds, fmt_one_in, fmt_pct, fmt_x
 
 PROFILES_DIR = Path(__file__).with_name("profiles")
 PASS, FAIL, NOT_APPLICABLE = "pass", "fail", "not applicable"
@@ -291,14 +291,8 @@ def _awards_check(awards: list, profile: Profile) -> Check:
 def _cap_odds(e) -> str:
     """How often a round of the mode reaches its cap: the estimate's probability per round with its 95 % interval, or,
     never seen, the rule of three over the rounds played."""
-    p, half = e.max_win_probability, e.max_win_probability_ci95
-    rounds = int(getattr(e.estimate, "samples", 0) or 0)
-    if p <= 0:
-        return (f"not reached in {rounds:,} simulated rounds (< 1 in {rounds / 3:,.0f} at 95 %)" if rounds
-                else "not simulated")
-    low = max(p - half, 0.0)
-    return (f"reached {fmt_one_in(p)} rounds (95 %: {fmt_one_in(p + half)[5:]} to "
-            f"{'never' if low == 0 else fmt_one_in(low)[5:]}; {rounds:,} simulated rounds)")
+    return "odds of reaching it per round: " + fmt_estimated_odds(e.max_win_probability, e.max_win_probability_ci95,
+                                                                  int(getattr(e.estimate, "samples", 0) or 0))
 
 
 def _max_win(estimates) -> list:

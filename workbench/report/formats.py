@@ -43,6 +43,29 @@ def fmt_one_in(p) -> str:
     return "never" if p <= 0 else f"1 in {1 / p:,.2f}"
 
 
+def fmt_seen(hits: int, n: int, unit: str = "rounds") -> str:
+    """Simulated odds ``hits`` in ``n`` with their exact binomial (Clopper-Pearson) 95 % interval: ``"1 in 558.25
+    (95 %: 1 in 540.10 to 1 in 577.43)"``; none seen: ``"not observed in 30,000 rounds (< 1 in 10,000 at 95 %)"``
+    (the rule of three)."""
+    if n <= 0:
+        return "n/a"
+    if hits <= 0:
+        return f"not observed in {n:,} {unit} (< 1 in {n / 3:,.0f} at 95 %)"
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(hits), int(n)).proportion_ci(confidence_level=0.95, method="exact")
+    return f"{fmt_one_in(hits / n)} (95 %: {fmt_one_in(ci.high)} to {fmt_one_in(ci.low)})"
+
+
+def fmt_estimated_odds(p: float, half: float, rounds: int) -> str:
+    """Estimated odds per round ``p`` with a 95 % half-width ``half`` (a stratified estimate, normal interval); none
+    seen: the rule of three over ``rounds``."""
+    if p <= 0:
+        return f"not observed in {rounds:,} rounds (< 1 in {rounds / 3:,.0f} at 95 %)" if rounds else "not simulated"
+    low = max(p - half, 0.0)
+    return f"{fmt_one_in(p)} (95 %: {fmt_one_in(p + half)} to {'never' if low == 0 else fmt_one_in(low)})"
+
+
 def fmt_num(x, digits: int = 4) -> str:
     return f"{x:,.{digits}f}" if _finite(x) else "n/a"
 

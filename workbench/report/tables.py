@@ -16,7 +16,8 @@ import pandas as pd
 
 from .defaults import (BAND_CONFIDENCES, BAND_SPINS, DEFAULT_SEED, EXCEEDANCE_LEVELS, PAR_TABLES, SESSION_BANKROLL, SESSION_SPINS, SESSIONS)
 from .computations import AGREEMENT_Z, BAND_SIMULATION_DRAWS, session_rtp_quantiles, simulation_check
-from .formats import _finite, _frame, parameters_text, fmt_ci, fmt_count, fmt_money, fmt_num, fmt_one_in, fmt_pct, fmt_prob, fmt_x
+from .formats import (_finite, _frame, parameters_text, fmt_ci, fmt_count, fmt_estimated_odds, fmt_money, fmt_num,
+                      fmt_one_in, fmt_pct, fmt_prob, fmt_seen, fmt_x)
 
 
 def covers(sheet) -> str:
@@ -346,7 +347,9 @@ def bet_modes_table(modes: list) -> pd.DataFrame:
              "max_win cap (x total bet)": fmt_x(m.max_win_cap) if getattr(m, "max_win_cap", None) else "-",
              "cap RTP cost (x its cost)": (f"{fmt_pct(m.cap_cost.value)} {fmt_ci(m.cap_cost.ci95)}"
                                            if getattr(m, "max_win_cap", None) else "-"),
-             "rounds reaching the cap": (fmt_one_in(m.max_win_probability) if getattr(m, "max_win_cap", None) else "-"),
+             "rounds reaching the cap": (fmt_estimated_odds(m.max_win_probability, m.max_win_probability_ci95,
+                                                            int(getattr(m.estimate, "samples", 0) or 0))
+                                         if getattr(m, "max_win_cap", None) else "-"),
              "plays": plays_text(m.mode) + features_text(m.mode),
              "description": m.mode.description or ("the game itself" if m.name == "base" else "")} for m in modes]
     return _frame(rows, "bet mode")
@@ -469,9 +472,20 @@ def simulation_table(sim, est) -> pd.DataFrame:
         ("smallest RTP error the check detects", f"± {100 * check['resolution']:.2f} %" if _finite(check["resolution"]) else "n/a"),
         ("agreement", check["verdict"]),
         ("simulated hit frequency", fmt_pct(sim.hit_frequency, 2)),
-        ("rounds reaching the max-win cap", f"{capped:,} of {sim.spins:,}" + (f" (1 in {sim.spins / capped:,.0f})" if capped else "")),
+        ("rounds reaching the max-win cap", f"{capped:,} of {sim.spins:,}: {fmt_seen(capped, sim.spins)}"),
+        ("rounds that confirm the RTP to ± 0.1 % (95 %)", _rounds_to_confirm(est, sim)),
     ]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
+
+
+def _rounds_to_confirm(est, sim) -> str:
+    """End-to-end rounds whose 95 % half-width of the RTP is 0.1 %: (1.96 x std / 0.001)^2, std of a round's win (x
+    total bet) from the exact + conditional estimate (the simulation's when it has none)."""
+    std = est.std if _finite(est.std) and est.std > 0 else sim.std
+    if not _finite(std) or std <= 0:
+        return "n/a"
+    need = math.ceil((1.96 * std / 0.001) ** 2)
+    return f"{need:,} ({'this run has them' if sim.spins >= need else f'this run has {sim.spins:,}'})"
 
 
 def simulated_components_table(sim) -> pd.DataFrame:
@@ -482,7 +496,7 @@ def simulated_components_table(sim) -> pd.DataFrame:
 
 def feature_table(sim) -> pd.DataFrame:
     """Simulated feature statistics: starts, 1 in N rounds, average win per start (x total bet)."""
-    rows = [{"feature": f.name, "starts": f"{f.starts:,}", "frequency": fmt_one_in(f.frequency),
+    rows = [{"feature": f.name, "starts": f"{f.starts:,}", "frequency (per round)": fmt_seen(f.starts, sim.spins),
              "average win": fmt_x(f.average_win, 3)} for f in sim.features.values()]
     return _frame(rows, "feature")
 
@@ -508,7 +522,8 @@ def exceedance_table(sheet, sim, levels=EXCEEDANCE_LEVELS) -> pd.DataFrame:
             row[f"exact {covers(sheet)}"] = fmt_one_in(exact.sf(level))
         if sim_data is not None:
             i = int(np.searchsorted(edges, level * (1 - 1e-9)))
-            row["simulated"] = fmt_one_in(float(tail[i])) if i < len(tail) else "never"
+            seen = int(round(float(tail[i]) * sim.spins)) if i < len(tail) else 0
+            row["simulated"] = fmt_seen(seen, sim.spins)
         rows.append(row)
     return _frame(rows, "win at least")
 
@@ -554,11 +569,11 @@ def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
     rows.append(("largest win in the RTP estimate", f"{fmt_x(est.max_win)} total bet"))
     if sim is not None:
         count = sim.max_win_count
-        odds = f"1 in {sim.spins / count:,.0f} rounds" if count else "n/a"
+        odds = fmt_seen(count, sim.spins) if count else "n/a"
         rows.append(("largest win simulated", f"{fmt_x(sim.max_win)} total bet, seen {fmt_count(count, 'time')} in "
                      f"{sim.spins:,} rounds ({odds})"))
         capped = round(sim.cap_fraction * sim.spins)
-        rows.append(("rounds capped (simulated)", f"{capped:,} of {sim.spins:,}" + (f" (1 in {sim.spins / capped:,.0f})" if capped else "")))
+        rows.append(("rounds capped (simulated)", f"{capped:,} of {sim.spins:,}: {fmt_seen(capped, sim.spins)}"))
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
 
 
