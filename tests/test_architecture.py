@@ -28,7 +28,7 @@ LAYERS = [
     ("exact", "reference"),
     ("simulate",),
     ("rounds", "games"),
-    ("plots", "tuning", "lints", "checks"),
+    ("plots", "plot_layout", "tuning", "lints", "checks"),
     ("report",),
     ("widgets",),
     ("cli",),

@@ -179,7 +179,8 @@ def test_failing_cell_keeps_the_partial_notebook_and_names_the_cell(tmp_path, mo
     assert not (out / "classic_tens.html").exists()
 
 
-@pytest.mark.parametrize("kwargs", [{"spins": 0}, {"seed": -1}, {"precision": 0.0}, {"stakes": [-1.0]}])
+@pytest.mark.parametrize("kwargs", [{"spins": 0}, {"seed": -1}, {"precision": 0.0}, {"stakes": [-1.0]},
+                                    {"sim_precision": 0.0}, {"sim_precision": 1.5}])
 def test_bad_parameters_are_refused_before_running(tmp_path, kwargs):
     with pytest.raises(ReportError):
         report.generate_report("classic_tens", tmp_path, **kwargs)
@@ -218,6 +219,21 @@ def test_cli_report_arguments(monkeypatch, tmp_path, capsys):
     assert tmp_path / "classic_tens" in outs and len(outs) == len(cli._games(cli.build_parser().parse_args(["report", "--all"])))
     defaults = cli.build_parser().parse_args(["report", "g"])
     assert (defaults.spins, defaults.precision) == (report.DEFAULT_SPINS, report.DEFAULT_PRECISION)
+    assert kwargs["sim_precision"] is None and defaults.sim_precision is None
+    assert cli.main(["report", "classic_tens", "--sim-precision", "0.002", "--out", str(tmp_path)]) == 0
+    assert calls[-1][2]["sim_precision"] == 0.002
+
+
+def test_the_end_to_end_run_can_be_sized_by_precision(tmp_path):
+    """--sim-precision P: as many rounds as confirm the RTP to ± P, from the estimate's std; the provenance says so."""
+    files = report.generate_report("classic_tens", tmp_path, spins=1_000, seed=SEED, precision=0.01, sim_precision=0.01)
+    data = json.loads(files.report_json.read_text(encoding="utf-8"))
+    std = data["rtp_estimate"]["std"]
+    assert data["provenance"]["sim_precision"] == 0.01
+    assert data["provenance"]["spins"] == data["simulation"]["spins"] == report.simulation_rounds(
+        type("E", (), {"std": std})(), 1_000, 0.01) > 1_000
+    assert data["simulation"]["rtp_ci95"] <= 0.011  # about ± 1 % (the simulation's own std, not the estimate's)
+    assert "rounds sized to confirm the RTP to ± 1.000 %" in _text(files.html.read_text(encoding="utf-8"))
 
 
 def test_cli_report_error_is_one_line(capsys, tmp_path):
@@ -275,6 +291,52 @@ def test_every_gallery_game_reports(name, tmp_path):
         assert "declares no bet modes" in page
     _assert_compliance(files, game, page)
     _assert_simulated_odds_have_intervals(page)
+    _assert_feature_statistics(files, game, page)
+    _assert_every_mode_and_the_strips(files, game, page)
+
+
+def _assert_every_mode_and_the_strips(files, game, page: str) -> None:
+    """A PAR section per mode (the base game, every strip-set mode played, every bet mode) in the page, the report's
+    data and a "PAR <mode>" sheet of the workbook; the strips stop by stop in an appendix and a sheet; declared
+    expectations shown with their verdicts."""
+    from openpyxl import load_workbook
+
+    data = json.loads(files.report_json.read_text(encoding="utf-8"))
+    modes = data["modes"]
+    assert modes[0]["key"] == "base" and {f"bet:{m}" for m in game.bet_modes} <= {m["key"] for m in modes}
+    every_mode = _text(_section(page, "4. PAR sheet"))
+    sheets = load_workbook(files.xlsx, read_only=True).sheetnames
+    for mode in modes:
+        assert mode["label"] in every_mode and any(f["label"] == "RTP" or "RTP" in f["label"] for f in mode["figures"])
+    assert sum(name.startswith("PAR ") for name in sheets) == len(modes) and "Reel strips" in sheets
+    appendix = _text(_section(page, "Appendix: reel strips"))
+    for name, strip_set in game.strip_sets.items():
+        assert f"Strip set {name} " in appendix
+        assert " x ".join(str(r.total_weight) for r in strip_set.reels) in appendix
+    if game.expectations:
+        assert "Declared expectations" in _text(_section(page, "11. Compliance"))
+        assert {e["verdict"] for e in data["expectations"]["expectations"]} <= {"met", "missed", "not shown"}
+        assert "Expectations" in sheets
+    if data["feature_statistics"]["features"]:
+        assert "Features" in sheets
+
+
+def _assert_feature_statistics(files, game, page: str) -> None:
+    """Every simulated feature has its statistics (win percentiles, share of the RTP) in the report and its data."""
+    from workbench.simulate.engine import round_model
+
+    data = json.loads(files.report_json.read_text(encoding="utf-8"))["feature_statistics"]
+    model = round_model(game)
+    sampled = set(data["features"])
+    assert sampled | set(data["not_sampled"]) == {f.name for f in model.features}
+    if not sampled:
+        return
+    section = _text(_section(page, "8. Simulation and features"))
+    for figure in ("win per feature: 99.9th percentile", "share of the RTP", "features sampled"):
+        assert figure in section, figure
+    for name, row in data["features"].items():
+        assert row["samples"] >= 1 and 0 < row["starts_per_round"] <= 1, (name, row)
+        assert row["win_percentiles"]["50"] <= row["win_percentiles"]["99.9"]
 
 
 def _rows(table_html: str) -> list[list[str]]:
@@ -299,6 +361,10 @@ def _assert_simulated_odds_have_intervals(page: str) -> None:
         assert all(carries(r[2]) for r in rows[1:] if len(r) > 2), rows
     [confirm] = [r[1] for r in _rows(features) if r and r[0] == "rounds that confirm the RTP to ± 0.1 % (95 %)"]
     assert re.match(r"[\d,]+ \(this run has", confirm), confirm
+    if "starts (per round)" in features:  # sampled where each feature starts: exact trigger odds or an interval
+        rows = _rows(_table_after(features, "Feature statistics ("))
+        [starts] = [r[1:] for r in rows if r and r[0] == "starts (per round)"]
+        assert starts and all(carries(v) or "(exact: every round of its trigger states" in v for v in starts), starts
 
 
 def _assert_compliance(files, game, page: str) -> None:
@@ -325,6 +391,8 @@ def test_the_shipped_games_report_their_compliance(name, tmp_path):
     files = report.generate_report(name, tmp_path, spins=5_000, seed=SEED, precision=0.05)
     page = files.html.read_text(encoding="utf-8")
     _assert_compliance(files, workbench.load_game(name), page)
+    _assert_feature_statistics(files, workbench.load_game(name), page)
+    _assert_every_mode_and_the_strips(files, workbench.load_game(name), page)
 
 
 # ---------------------------------------------------------------------------

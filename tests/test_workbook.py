@@ -57,12 +57,13 @@ def _cells(book):
 
 
 def test_sheet_names(books):
-    common_head = ["Summary", "Combinations", "Symbol counts"]
-    common_tail = ["Prize structure", "Awards", "Strips", "Paytable", "Provenance"]
-    assert books["classic"][0].sheetnames == common_head + ["Per line", "Scatter pays"] + common_tail
-    assert books["stars"][0].sheetnames == common_head + ["Per line", "Scatter pays", "Triggers"] + common_tail
+    head, tail = ["Summary", "PAR base"], ["Prize structure", "Awards", "Strips", "Reel strips", "Paytable", "Provenance"]
+    body = ["Combinations", "Symbol counts"]
+    assert books["classic"][0].sheetnames == head + body + ["Per line", "Scatter pays"] + tail
+    assert books["stars"][0].sheetnames == (head + ["PAR free_spins", "PAR super10_free_spins"] + body
+                                            + ["Per line", "Scatter pays", "Triggers"] + tail)
     assert books["stars_est"][0].sheetnames == books["stars"][0].sheetnames
-    assert books["ways"][0].sheetnames == common_head + ["Scatter pays", "Triggers"] + common_tail  # no paylines
+    assert books["ways"][0].sheetnames == head + body + ["Scatter pays", "Triggers"] + tail  # no paylines
 
 
 def test_summary_whole_game_and_base_rtp(books, stars_sheet):

@@ -32,6 +32,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from .plot_layout import _finish, layout_problems  # noqa: F401 (layout_problems: part of this module's API)
+from .stats import z_value
+
 FIGSIZE = (8.0, 4.5)  # inches
 DPI = 100
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -238,7 +241,7 @@ def win_distribution(source, ax=None) -> Figure:
     ax.set_title(data.title)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(loc="lower left", fontsize="small")
-    return fig
+    return _finish(fig)
 
 
 # ---------------------------------------------------------------------------
@@ -261,10 +264,11 @@ def rtp_funnel(stats, spins_range=(1_000, 100_000_000), trace=None, confidence: 
     """RTP confidence funnel: where the measured RTP lies after n spins.
 
     Shaded band and its edge lines: ``rtp +- VI(confidence) / sqrt(n)`` for n
-    in ``spins_range`` (log x axis); horizontal line: the RTP.  ``trace``, a
-    DataFrame with columns ``spins`` and ``rtp`` (optionally ``ci95``) such
-    as ``SimulationResult.trace``, is drawn on top as the running simulated
-    RTP.  The y axis is in percent of the total bet.
+    in ``spins_range`` (log x axis); horizontal line: the RTP; the title says
+    which VI (:func:`vi_text`).  ``trace``, a DataFrame with columns ``spins``
+    and ``rtp`` (optionally ``ci95``) such as ``SimulationResult.trace``, is
+    drawn on top as the running simulated RTP (one point: the simulated RTP
+    after its N rounds).  The y axis is in percent of the total bet.
     """
     fig, ax = _new_axes(ax)
     lo, hi = spins_range
@@ -279,17 +283,38 @@ def rtp_funnel(stats, spins_range=(1_000, 100_000_000), trace=None, confidence: 
     ax.axhline(stats.rtp, color="black", lw=1, label=f"RTP {stats.rtp:.4%}", gid="rtp")
     if trace is not None and len(trace):
         yerr = trace["ci95"] if "ci95" in trace else None
-        ax.errorbar(trace["spins"], trace["rtp"], yerr=yerr, color="tab:orange", marker="o", ms=3, lw=1, capsize=2,
-                    label="simulated running RTP (± 95 %)" if yerr is not None else "simulated running RTP", gid="trace")
+        what = "simulated running RTP" if len(trace) > 1 else f"simulated RTP after {int(trace['spins'].iloc[0]):,} rounds"
+        ax.errorbar(trace["spins"], trace["rtp"], yerr=yerr, color="tab:orange", marker="o", ms=3 if len(trace) > 1 else 5,
+                    lw=1, capsize=2 if len(trace) > 1 else 4, label=what + (" (± 95 %)" if yerr is not None else ""),
+                    gid="trace")
     ax.set_xscale("log")
     ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0))
     ax.set_xlabel("spins")
     ax.set_ylabel("RTP (% of total bet)")
-    vi = stats.volatility_index(confidence)
-    ax.set_title(_titled(_game_name(stats), f"RTP confidence funnel (VI {vi:.3g} at {confidence:.0%})"))
+    ax.set_title(_titled(_game_name(stats), f"RTP confidence funnel: {vi_text(stats, confidence)}"))
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="upper right", fontsize="small")
-    return fig
+    ax.legend(loc="best", fontsize="small")
+    return _finish(fig)
+
+
+def vi_text(stats, confidence: float = 0.95) -> str:
+    """The VI of ``stats`` named by its row of the report's Volatility table: ``exact base game`` (PAR sheet), ``whole
+    game`` (RtpEstimate: exact base-game moments + the trigger states' conditional simulation), else ``simulation``
+    (its own std), e.g. ``"VI 7.6143 at 95 % of the whole game (1.960 x std 3.8849, exact + conditional)"``."""
+    if hasattr(stats, "strata"):  # an RtpEstimate
+        strata = getattr(getattr(stats, "model", None), "strata", ())
+        how = ("exact" if getattr(stats, "stopped_by", "") == "exact" else
+               "simulated rounds" if any(getattr(s, "end_to_end", False) for s in strata) else "exact + conditional")
+        row = "whole game"
+    elif hasattr(stats, "combinations"):  # a ParSheet
+        row = f"exact {getattr(stats, 'covers', 'base game')}"
+        how = stats.source("std") if hasattr(stats, "source") else "exact"
+    elif hasattr(stats, "bucket_counts"):  # a SimulationResult
+        row, how = "simulation", f"{int(stats.spins):,} simulated rounds"
+    else:
+        row, how = "", "given"
+    return (f"VI {stats.volatility_index(confidence):,.4f} at {100 * confidence:g} %" + (f" of the {row}" if row else "")
+            + f" ({z_value(confidence):.3f} x std {stats.std:,.4f}, {how})")
 
 
 # ---------------------------------------------------------------------------
@@ -391,7 +416,7 @@ def session_outcomes(source, spins: int = 1000, bankroll: float = 100.0, session
     ax.set_title(_titled(_game_name(source), f"balance of {sessions:,} sessions from {bankroll:g}x ({_source_label(source)})"))
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize="small")
-    return fig
+    return _finish(fig)
 
 
 def probability_ahead(source, spins: int = 1000, bankroll: float = 100.0, sessions: int = 2000, seed: int = 1,
@@ -414,7 +439,7 @@ def probability_ahead(source, spins: int = 1000, bankroll: float = 100.0, sessio
     ax.set_title(_titled(_game_name(source), f"chance to be ahead, bankroll {bankroll:g}x ({_source_label(source)})"))
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper right", fontsize="small")
-    return fig
+    return _finish(fig)
 
 
 # ---------------------------------------------------------------------------
@@ -447,11 +472,11 @@ def rtp_composition(components, ax=None, title: str | None = None) -> Figure:
                  padding=4, fontsize="small")
     ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0))
     ax.set_xlabel("RTP (% of total bet)")
-    ax.margins(x=0.25)
+    ax.margins(x=0.05)
     total = float(values.sum())
     ax.set_title(title or _titled("", f"RTP by component (total {total:.4%})"))
     ax.grid(True, axis="x", alpha=0.3)
-    return fig
+    return _finish(fig, [ax])
 
 
 def symbol_rtp(sheet) -> pd.Series:
@@ -475,11 +500,11 @@ def rtp_by_symbol(sheet, ax=None) -> Figure:
     bars = _barh(ax, list(share.index), share.to_numpy(), color="tab:purple")
     ax.bar_label(bars, labels=[f"{v:.1%}" for v in share], padding=4, fontsize="small")
     ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0))
-    ax.margins(x=0.15)
+    ax.margins(x=0.05)
     ax.set_xlabel(f"share of the exact {getattr(sheet, 'covers', 'base game')} RTP ({sheet.rtp:.4%})")
     ax.set_title(_titled(_game_name(sheet), "RTP by symbol"))
     ax.grid(True, axis="x", alpha=0.3)
-    return fig
+    return _finish(fig, [ax])
 
 
 # ---------------------------------------------------------------------------
@@ -499,33 +524,75 @@ def feature_summary(result) -> Figure:
         ax.text(0.5, 0.5, "no features in this game", ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         ax.set_title(_titled(name, "features"))
-        return fig
+        return _finish(fig)
     left, right = fig.subplots(1, 2, sharey=True)
     labels = [f.name for f in features]
     one_in = np.array([f.one_in if math.isfinite(f.one_in) else np.nan for f in features])
     bars = _barh(left, labels, one_in, color="tab:green")
-    left.bar_label(bars, labels=[f"1 in {v:,.1f}" if np.isfinite(v) else "never" for v in one_in], padding=4,
-                   fontsize="small")
+    for v, label in zip(one_in, left.bar_label(bars, labels=[f"1 in {v:,.1f}" for v in one_in], padding=4,
+                                                fontsize="small")):
+        if not np.isfinite(v):  # a feature never seen has no bar (bar_label leaves it blank): say so at the axis
+            label.set(text="never", horizontalalignment="left")
+            label.xy, label.xycoords, label.xyann = (0.0, label.xy[1]), left.get_yaxis_transform(), (4, 0)
     left.set_xscale("log")
-    left.margins(x=0.3)
+    left.margins(x=0.05)
     left.set_xlabel("frequency (1 in N rounds)")
     left.set_title("how often")
     avg = np.array([f.average_win for f in features])
     bars = _barh(right, labels, avg, color="tab:orange")
     right.bar_label(bars, labels=[f"{v:,.2f}x" for v in avg], padding=4, fontsize="small")
-    right.margins(x=0.25)
+    right.margins(x=0.05)
     right.set_xlabel("average win (x total bet)")
     right.set_title("average win")
     for ax in (left, right):
         ax.grid(True, axis="x", alpha=0.3)
     fig.suptitle(_titled(name, f"features ({result.spins:,} simulated rounds)"))
-    return fig
+    return _finish(fig, [left, right])
+
+
+
+
+# ---------------------------------------------------------------------------
+# feature win distributions
+# ---------------------------------------------------------------------------
+def feature_wins(stats, unit: str = "x total bet", ax=None) -> Figure:
+    """Each sampled feature's win distribution: P(feature win >= x) per feature started, on log axes.
+
+    ``stats`` is a :class:`~workbench.simulate.feature_sample.FeatureStatistics` (samples weighted to natural
+    play); wins are in ``unit`` (the round's price).  A feature that can pay nothing starts its curve below 1 at
+    its smallest win above 0.
+    """
+    fig, ax = _new_axes(ax)
+    drawn = 0
+    for s in stats.features.values():
+        order = np.argsort(s.wins, kind="stable")
+        x = s.wins[order]
+        w = s.share[order]
+        at_least = np.cumsum(w[::-1])[::-1]  # P(win >= x) at each sorted sample
+        keep = x > 0
+        if not np.any(keep):
+            continue
+        ax.step(x[keep], at_least[keep], where="post", lw=1.6, label=f"{s.name} ({s.count:,} sampled)", gid=s.name)
+        drawn += 1
+    if not drawn:
+        ax.text(0.5, 0.5, "no feature win sampled", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"feature win ({unit})")
+    ax.set_ylabel("P(feature win >= x), per feature")
+    ax.grid(True, which="major", alpha=0.3)
+    if drawn:
+        ax.legend(loc="lower left", fontsize="small")
+    ax.set_title("Win per feature (sampled where each feature starts)")
+    return _finish(fig)
 
 
 __all__ = [
     "WinData",
     "feature_summary",
+    "feature_wins",
     "funnel_band",
+    "layout_problems",
     "probability_ahead",
     "rtp_by_symbol",
     "rtp_composition",
@@ -535,6 +602,7 @@ __all__ = [
     "session_percentiles",
     "simulate_sessions",
     "symbol_rtp",
+    "vi_text",
     "win_data",
     "win_distribution",
 ]

@@ -148,6 +148,10 @@ def _add_report(sub) -> None:
     p.add_argument("--seed", type=_SEED, default=DEFAULT_SEED, help="0 to 2^63 - 1")
     p.add_argument("--precision", type=fraction, default=DEFAULT_PRECISION,
                    help=f"target 95 %% half-width of the RTP estimate (a fraction above 0 and below 1; default {DEFAULT_PRECISION})")
+    p.add_argument("--sim-precision", type=fraction, metavar="P",
+                   help="size the end-to-end simulation by precision instead of --spins: as many rounds as confirm the "
+                        "RTP to ± P (95 %%; a fraction, 0.001 = ± 0.1 %%), from the RTP estimate's std; the time box "
+                        "still applies")
     p.add_argument("--stakes", type=positive_number, nargs="+", metavar="STAKE",
                    help="stake levels (currency, each above 0); default: the game's stake ladder")
     p.add_argument("--workers", type=_WORKERS, default=1,

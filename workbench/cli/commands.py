@@ -287,7 +287,7 @@ def cmd_report(args) -> int:
             out = base / stem if args.all or not args.out else base
             print(f"{stem}: running the report notebook ...", file=sys.stderr, flush=True)
             files = generate_report(game, out, spins=args.spins, seed=args.seed, precision=args.precision,
-                                    stakes=args.stakes, workers=args.workers,
+                                    sim_precision=args.sim_precision, stakes=args.stakes, workers=args.workers,
                                     progress=not args.quiet and sys.stderr.isatty(), max_seconds=args.max_seconds)
         except WorkbenchError as exc:
             if len(names) == 1:

@@ -85,6 +85,7 @@ TOP_KEYS = {
     "bet_modes": "other ways to play at their own cost: ante, bonus buy",
     "jackpots": "must-drop progressive jackpot tiers (currency)",
     "choices": "choices the player makes in the round, each option its own [features] parameters",
+    "expectations": "the figures the game is meant to have (RTP, hit frequency, volatility, max win), per bet mode",
 }
 REQUIRED_TOP = ("format_version", "name", "game_module", "grid", "bet", "symbols", "paytable", "strip_sets")
 

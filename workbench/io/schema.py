@@ -31,6 +31,7 @@ from .limits import (  # noqa: F401 (the limits are part of this module's interf
 )
 from .toml import SourceText
 from .sections.choices import ChoiceSections
+from .sections.expectations import ExpectationSections
 from .sections.jackpots import JackpotSections
 from .sections.layout import LayoutSections
 from .sections.mystery import MysterySections
@@ -41,7 +42,7 @@ from .sections.values import ValueChecks
 
 
 class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotSections,
-               ChoiceSections, MysterySections, PlayedSections):
+               ChoiceSections, MysterySections, PlayedSections, ExpectationSections):
     """Builds a :class:`~workbench.model.Game` from a reelset's data, one section per mixin; every problem is collected
     before one :class:`~workbench.errors.ReelsetError` is raised."""
 
@@ -134,6 +135,8 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
             if amounts:  # the template's paid amounts share the pay unit: checked with the pays, reported at their keys
                 self.pay_units(bet, paytable, scatters, awards, amounts)
         features = self.played_features(features, choices)
+        raw_modes = data.get("bet_modes")
+        expectations = self.expectations(data.get("expectations"), raw_modes if isinstance(raw_modes, dict) else {})
         template = registry.find_template(module_name) if module_name is not None else None
 
         if self.problems:
@@ -160,6 +163,7 @@ class _Builder(ValueChecks, LayoutSections, PaySections, StripSections, JackpotS
             bet_modes=freeze(bet_modes),
             jackpots=jackpots,
             choices=freeze(choices),
+            expectations=expectations,
             exact_part=template.exact_part if template is not None else "base game",
             feature_money=tuple(value for _, value, _ in amounts),
             path=self.source.path,

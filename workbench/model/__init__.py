@@ -29,6 +29,7 @@ from .elements import (
     freeze,
     pay_for_count,
 )
+from .expectations import Expectation
 from .game import Game
 from .rules import Rule
 from .strips import Strip, StripSet, WildReels, check_strip, max_visible_instances, parse_strip_text, symbol_runs, tall_instance_starts
@@ -48,6 +49,7 @@ __all__ = [
     "JackpotTier",
     "ModeSymbol",
     "PlayerChoice",
+    "Expectation",
     "Game",
     "Rule",
     "ScatterGroup",

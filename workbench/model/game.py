@@ -47,6 +47,7 @@ class Game:
     bet_mode: BetMode = BASE_MODE  # the mode this Game plays (see in_bet_mode)
     jackpots: tuple = ()  # must-drop progressive tiers ([jackpots.*]): JackpotTier, fed by every wager of every mode
     choices: Mapping = field(default_factory=lambda: MappingProxyType({}))  # name -> PlayerChoice ([choices.*])
+    expectations: tuple = ()  # Expectation per mode ([expectations]: declared figures), base game first
     # facts of its round template, read when the file was validated, so the engines need no registry lookup:
     exact_part: str = "base game"  # what the exact PAR sheet of the base mode covers ("first drop" for a tumble)
     feature_money: tuple = ()  # the amounts (Fraction, x total bet) the template pays from [features] (pay unit)
@@ -80,6 +81,10 @@ class Game:
         if self.symbols[target].kind == "wild":
             return shown == target
         return self.substitutes(shown, target)
+
+    def expectation(self, mode: str = "base"):
+        """The declared :class:`~workbench.model.expectations.Expectation` of bet mode ``mode``, or None."""
+        return next((e for e in self.expectations if e.mode == mode), None)
 
     @property
     def symbol_names(self) -> tuple:

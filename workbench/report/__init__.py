@@ -25,7 +25,7 @@ import types
 # name -> submodule: everything is imported on first use (PEP 562), so `workbench.report.defaults` and the
 # CLI's parser load no pandas, papermill or matplotlib
 _SUBMODULES = ("defaults", "display", "files", "formats", "pipeline", "provenance", "game_tables", "computations", "tables", "workbook",
-               "compliance")
+               "compliance", "feature_stats", "modes", "expectations")
 _NAMES = {
     'BAND_CONFIDENCES': 'defaults',
     'BAND_SPINS': 'defaults',
@@ -124,6 +124,28 @@ _NAMES = {
     'sha256_file': 'provenance',
     'title_html': 'provenance',
     'write_par_workbook': 'workbook',
+    'feature_statistics': 'computations',
+    'simulation_rounds': 'computations',
+    'feature_samples_wanted': 'computations',
+    'feature_statistics_table': 'feature_stats',
+    'feature_statistics_title': 'feature_stats',
+    'feature_statistics_data': 'feature_stats',
+    'spins_distribution_table': 'feature_stats',
+    'skipped_text': 'feature_stats',
+    'check_expectations': 'expectations',
+    'ModeSheet': 'modes',
+    'ModeFigure': 'modes',
+    'mode_sheets': 'modes',
+    'mode_figures': 'modes',
+    'mode_par_table': 'modes',
+    'mode_caption': 'modes',
+    'mode_symbol_counts': 'modes',
+    'strips_appendix': 'modes',
+    'strip_stops': 'modes',
+    'strips_caption': 'modes',
+    'cycle_factors': 'modes',
+    'modes_data': 'modes',
+    'STOP_NUMBERING': 'modes',
 }
 # private helpers of the former single module ``workbench/report.py``, still reachable here
 _PRIVATE = {'_strict': 'files', '_finite': 'formats', '_frame': 'formats', '_check_parameters': 'pipeline', '_failed_cell_message': 'pipeline', '_module_summary': 'game_tables', '_substitutes_text': 'game_tables'}
@@ -158,6 +180,28 @@ sys.modules[__name__].__class__ = _Package
 
 
 __all__ = [
+    "check_expectations",
+    "ModeSheet",
+    "ModeFigure",
+    "mode_sheets",
+    "mode_figures",
+    "mode_par_table",
+    "mode_caption",
+    "mode_symbol_counts",
+    "strips_appendix",
+    "strip_stops",
+    "strips_caption",
+    "cycle_factors",
+    "modes_data",
+    "STOP_NUMBERING",
+    "feature_statistics",
+    "simulation_rounds",
+    "feature_samples_wanted",
+    "feature_statistics_table",
+    "feature_statistics_title",
+    "feature_statistics_data",
+    "spins_distribution_table",
+    "skipped_text",
     "BAND_CONFIDENCES",
     "BAND_SPINS",
     "DEFAULT_PRECISION",

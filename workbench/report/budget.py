@@ -1,8 +1,9 @@
 """The report's time box (``workbench report --max-seconds``), shared among its simulations.
 
-The report simulates in five places, in this order: the RTP estimate, the RTP per stake, the RTP per bet mode, the
-RTP per player choice and the end-to-end run.  With a box each takes an equal share of the time still left when it starts (a part with
-several levels or modes splits its share among them), so the simulations together end within the box; what is
+The report simulates in six places, in this order: the RTP estimate, the RTP per stake, the RTP per bet mode, the
+RTP per player choice, the end-to-end run and the feature statistics.  With a box each takes an equal share of the
+time still left when it starts (a part with several levels or modes splits its share among them), so the
+simulations together end within the box; what is
 fixed (kernel start, the exact PAR sheet, tables, plots, HTML) is not boxed.  Every figure still carries the
 precision it reached, and :meth:`TimeBudget.note` says what the box cut.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import time
 
 #: the simulating steps of the report, in order (each takes a share of what is left when it starts)
-STEPS = ("rtp", "stakes", "modes", "choices", "simulation")
+STEPS = ("rtp", "stakes", "modes", "choices", "simulation", "features")
 MIN_SHARE = 0.05  # seconds: a step whose share is gone still plays its first jobs
 
 
@@ -41,6 +42,7 @@ class TimeBudget:
         if not self.cut:
             return ""
         names = {"rtp": "the RTP estimate", "stakes": "the RTP per stake", "modes": "the RTP per bet mode",
-                 "choices": "the RTP per player choice", "simulation": "the end-to-end simulation"}
+                 "choices": "the RTP per player choice", "simulation": "the end-to-end simulation",
+                 "features": "the feature statistics"}
         return (f"The report's time box of {self.max_seconds:g} s stopped {', '.join(names[s] for s in self.cut)} before "
                 "the precision or the rounds asked for; each figure gives the precision it reached.")

@@ -48,6 +48,17 @@ def rtp_estimate(game, precision: float = DEFAULT_PRECISION, seed: int = DEFAULT
     return est
 
 
+def simulation_rounds(est, spins: int, sim_precision: float | None = None) -> int:
+    """Rounds of the end-to-end simulation: ``spins``, or with ``sim_precision`` (a 95 % half-width of the RTP,
+    fraction of the round's price) ``(1.96 x std / sim_precision)^2`` from the RTP estimate's std of a round's win
+    (at least 10,000, at most 10^13)."""
+    if sim_precision is None:
+        return int(spins)
+    std = est.std if _finite(est.std) and est.std > 0 else 0.0
+    need = math.ceil((1.959963984540054 * std / float(sim_precision)) ** 2)
+    return int(min(max(need, 10_000), 10**13))
+
+
 def simulation(game, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED, workers: int = 1, budget=None):
     """End-to-end simulation of ``spins`` rounds (features, win distribution, max win seen)."""
     from ..simulate import simulate
@@ -164,3 +175,25 @@ def simulation_check(sim, est, threshold: float = AGREEMENT_Z, detect: float = C
         verdict = f"DISAGREES (|z| = {abs(z):.2f} > {threshold:g}): check the game and the simulation"
     return {"difference": diff, "z": z, "resolution": resolution, "meaningful": meaningful, "spins_needed": needed,
             "verdict": verdict}
+
+
+def feature_samples_wanted(precision: float = DEFAULT_PRECISION) -> int:
+    """Starts sampled per feature: 20,000 at the default precision (± 0.05 %) or finer, fewer for a coarser report
+    in proportion (at least 1,000)."""
+    from ..simulate.feature_sample import DEFAULT_FEATURES
+
+    return int(min(DEFAULT_FEATURES, max(1_000, DEFAULT_FEATURES * DEFAULT_PRECISION / float(precision))))
+
+
+def feature_statistics(game, seed: int = DEFAULT_SEED, budget=None, stake=None, precision: float = DEFAULT_PRECISION):
+    """Every feature of ``game`` sampled where it starts (:func:`workbench.simulate.feature_sample.sample_features`,
+    :func:`feature_samples_wanted` starts each), within the report's time box (its ``features`` share) or 20 s."""
+    from ..simulate.engine import round_model
+    from ..simulate.feature_sample import DEFAULT_SECONDS, sample_features
+
+    seconds = budget.share("features") if budget is not None and budget.max_seconds else DEFAULT_SECONDS
+    stats = sample_features(round_model(game, stake), seed, wanted=feature_samples_wanted(precision),
+                            max_seconds=min(seconds, DEFAULT_SECONDS))
+    if budget is not None:
+        budget.record("features", stats)
+    return stats

@@ -38,7 +38,8 @@ def figure_alt(fig) -> str:
             text = f"{title}: {axes}" if title else axes
         if text and text not in parts:
             parts.append(text)
-    return "Chart: " + "; ".join(parts) if parts else "Chart"
+    # titles wrapped to the figure's width hold line breaks: the alt text is one line
+    return "Chart: " + " ".join("; ".join(parts).split()) if parts else "Chart"
 
 
 def figure_html(fig, alt: str | None = None, dpi: int = 100) -> str:

@@ -38,11 +38,11 @@ def to_json(data) -> str:
 
 
 def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source=None, bet_modes=(),
-                choices=None, compliance=None) -> dict:
+                choices=None, compliance=None, features=None, modes=None, expectations=None) -> dict:
     """Every number of the report (no dates or timings): same inputs give identical data."""
     data = {
         "provenance": {k: v for k, v in prov.items() if k in ("game", "game_file", "game_sha256", "workbench_version", "seed",
-                                                                "spins", "precision", "stakes")},
+                                                                "spins", "sim_precision", "precision", "stakes")},
         "par": sheet.to_dict(),
         "rtp_estimate": est.to_dict(),
         "stakes": [{"stake": s, **e.to_dict()} for s, e in stake_results.items()],
@@ -52,6 +52,16 @@ def report_data(sheet, est, sim, stake_results: dict, prov: dict, session_source
     }
     if compliance is not None:  # report.compliance.ComplianceResult
         data["compliance"] = compliance.to_dict()
+    if expectations is not None and expectations.verdicts:  # report.expectations.ExpectationResult
+        data["expectations"] = expectations.to_dict()
+    if modes is not None:  # report.modes.ModeSheet list: every mode's PAR figures
+        from .modes import modes_data
+
+        data["modes"] = modes_data(modes)
+    if features is not None:  # simulate.feature_sample.FeatureStatistics
+        from .feature_stats import feature_statistics_data
+
+        data["feature_statistics"] = feature_statistics_data(features)
     if session_source is not None:
         from ..plots import session_percentiles
 
@@ -76,12 +86,13 @@ def output_paths(out_dir, stem: str) -> dict:
     }
 
 
-def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
+def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None, modes=None) -> dict:
     """Write the PAR sheet (.xlsx workbook, one CSV per table, JSON) and the report's numbers (JSON) into ``out_dir``.
 
     The workbook (:func:`~workbench.report.workbook.write_par_workbook`) gets the
     whole-game RTP from ``estimate`` (an ``RtpEstimate``), else from the
-    report's ``data["rtp_estimate"]``, and the report's provenance.
+    report's ``data["rtp_estimate"]``, and the report's provenance; ``modes`` (the report's
+    :func:`~workbench.report.modes.mode_sheets`) gives the per-mode PAR sheets without computing them again.
     """
     from .workbook import write_par_workbook
 
@@ -89,7 +100,8 @@ def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
     Path(out_dir).mkdir(parents=True, exist_ok=True)
     write_par_workbook(paths["xlsx"], game, sheet, estimate=estimate if estimate is not None else data.get("rtp_estimate"),
                        provenance=data.get("provenance"), bet_modes=data.get("bet_modes") or (),
-                       compliance=data.get("compliance"))
+                       compliance=data.get("compliance"), modes=modes, features=data.get("feature_statistics"),
+                       expectations=data.get("expectations"))
     # each file made in memory and written atomically: a failure (disk full) names the file and leaves the previous one
     for name, df in par_tables(sheet).items():
         write_output(paths["csv"][name], df.to_csv(index=name in ("summary", "symbol_counts", "per_line")))
@@ -101,8 +113,8 @@ def write_outputs(out_dir, game, sheet, data: dict, *, estimate=None) -> dict:
 def files_table(paths: dict) -> pd.DataFrame:
     """The data files written by :func:`write_outputs` (names only)."""
     rows = [{"file": paths[k].name, "contents": what} for k, what in (
-        ("xlsx", "PAR workbook: summary (whole game and every mode), one sheet per table, strips, paytable, compliance "
-                 "checks, provenance"),
+        ("xlsx", "PAR workbook: summary (whole game and every mode), a PAR sheet per mode, one sheet per table, strips, "
+                 "paytable, feature statistics, compliance checks, provenance"),
         ("par_json", "PAR sheet: every figure and table (JSON)"),
         ("report_json", "every number of this report (JSON)"))]
     rows += [{"file": p.name, "contents": f"PAR sheet table: {name.replace('_', ' ')} (CSV)"} for name, p in paths["csv"].items()]

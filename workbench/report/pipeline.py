@@ -194,14 +194,16 @@ def report_game_file(game, out_dir) -> Path:
 
 
 def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DEFAULT_SEED,
-                    precision: float = DEFAULT_PRECISION, stakes=None, workers: int = 1, kernel_name: str | None = None,
+                    precision: float = DEFAULT_PRECISION, sim_precision: float | None = None, stakes=None,
+                    workers: int = 1, kernel_name: str | None = None,
                     timeout: float | None = None, progress: bool = False, max_seconds: float | None = None) -> ReportFiles:
     """Run the report notebook for ``game`` and write every report file into ``out_dir``.
 
     ``game``: a Game, a reelset path or a shipped name; a Game with unsaved
     edits is written to ``out_dir`` first and reported from there.
     ``spins``: rounds of the end-to-end simulation; ``precision``: 95 %
-    half-width of the RTP estimate (fraction of the total bet); ``stakes``:
+    half-width of the RTP estimate (fraction of the total bet); ``sim_precision``: instead of ``spins``, as many
+    end-to-end rounds as confirm the RTP to that 95 % half-width (from the estimate's std); ``stakes``:
     stake levels (currency) to report, default the game's stake ladder;
     ``kernel_name``: a named Jupyter kernel instead of this Python;
     ``timeout``: seconds allowed per cell (default: no limit); ``max_seconds``: a time box shared by the report's
@@ -214,6 +216,9 @@ def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DE
     the notebook fails; the partial executed notebook is kept.
     """
     _check_parameters(spins, seed, precision, stakes)
+    if sim_precision is not None and (isinstance(sim_precision, bool) or not isinstance(sim_precision, (int, float))
+                                      or not 0 < sim_precision < 1):
+        raise ReportError(f"sim_precision must be a fraction above 0 and below 1 (0.001 = ± 0.1 %), got {sim_precision!r}")
     if max_seconds is not None and (isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float))
                                     or not math.isfinite(max_seconds) or max_seconds <= 0):
         raise ReportError(f"max_seconds must be a number of seconds above 0, got {max_seconds!r}")
@@ -227,6 +232,7 @@ def generate_report(game, out_dir, *, spins: int = DEFAULT_SPINS, seed: int = DE
     if not notebook.exists():
         raise ReportError(f"report notebook not found: {notebook}")
     parameters = {"game": str(path), "spins": int(spins), "seed": int(seed), "precision": float(precision),
+                  "sim_precision": None if sim_precision is None else float(sim_precision),
                   "stakes": None if stakes is None else [float(s) for s in stakes], "workers": int(workers),
                   "out_dir": str(out), "max_seconds": None if max_seconds is None else float(max_seconds)}
     # the kernel runs in a private temporary folder, never in ``out`` (see execute_notebook); the notebook

@@ -36,8 +36,10 @@ def game_stem(game) -> str:
 # ---------------------------------------------------------------------------
 # provenance
 # ---------------------------------------------------------------------------
-def provenance(game, *, seed: int, spins: int, precision: float, stakes=None) -> dict:
-    """Where the report's numbers come from: game file hash, versions, inputs, date and machine."""
+def provenance(game, *, seed: int, spins: int, precision: float, stakes=None, sim_precision: float | None = None) -> dict:
+    """Where the report's numbers come from: game file hash, versions, inputs, date and machine.  With
+    ``sim_precision`` the end-to-end run is sized by precision: ``spins`` is then set to the rounds it played once it
+    ran (the report notebook does)."""
     import numba
     import scipy
 
@@ -49,6 +51,7 @@ def provenance(game, *, seed: int, spins: int, precision: float, stakes=None) ->
         "workbench_version": __version__,
         "seed": int(seed),
         "spins": int(spins),
+        "sim_precision": None if sim_precision is None else float(sim_precision),
         "precision": float(precision),
         "stakes": report_stakes(game, stakes),
         "date": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
@@ -69,6 +72,8 @@ def _provenance_value(key: str, v) -> str:
         return "-"
     if key == "precision":
         return f"{v:g} (± {100 * v:.3f} % of the total bet, 95 %)"
+    if key == "sim_precision":
+        return f"rounds sized to confirm the RTP to ± {100 * v:.3f} % (95 %), from the RTP estimate's std"
     if key == "spins":
         return f"{int(v):,} rounds"
     if isinstance(v, bool):
@@ -79,6 +84,7 @@ def _provenance_value(key: str, v) -> str:
 def provenance_table(prov: dict) -> pd.DataFrame:
     labels = {"game_sha256": "game file SHA-256", "workbench_version": "workbench version", "game_file": "game file",
               "spins": "simulated rounds", "precision": "RTP precision (95 % half-width)",
+              "sim_precision": "end-to-end run",
               "stakes": "stake levels reported"}
     rows = [(labels.get(k, k.replace("_", " ")), _provenance_value(k, v)) for k, v in prov.items()]
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
@@ -91,5 +97,7 @@ def title_html(game, prov: dict) -> str:
     return (f"<h1>{escape(game.name)}: math report</h1>"
             f"<p>{escape(game.description or '')}</p>"
             f"<p><small>workbench {escape(prov['workbench_version'])} · seed {prov['seed']} · "
-            f"{prov['spins']:,} simulated rounds · RTP precision ± {100 * prov['precision']:.3f} % · "
+            + (f"end-to-end rounds sized to ± {100 * prov['sim_precision']:.3f} % · " if prov.get("sim_precision")
+               else f"{prov['spins']:,} simulated rounds · ")
+            + f"RTP precision ± {100 * prov['precision']:.3f} % · "
             f"game file SHA-256 <code>{prov['game_sha256']}</code> · {escape(prov['date'])}</small></p>")

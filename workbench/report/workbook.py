@@ -11,7 +11,12 @@
 * one sheet per table of the PAR sheet (combinations, symbol counts, per
   line, scatter pays, triggers, bonus awards, prize structure, awards); a
   table the game does not have is left out;
-* **Strips** (every strip set, reel by reel, one row per stop), **Paytable**
+* **PAR <mode>**, one per mode of the game (:mod:`workbench.report.modes`: the base game, each strip-set mode
+  such as free spins, each bet mode): what it covers, then its figures (RTP and parts, hit frequency, std,
+  volatility index, max win and how it is known, the cycle with its factors, the triggers' exact odds per spin
+  of the mode, the whole round x its cost), each with its unit and method;
+* **Strips** (every strip set, reel by reel, one row per stop), **Reel strips** (every strip set stop by stop,
+  reels as columns, stops numbered from 1), **Paytable**
   and **Provenance** (reelset file and its SHA-256, workbench version, git
   commit, the estimate's seed and precision, date).
 
@@ -439,6 +444,64 @@ def _strips(book, game) -> None:
     _table(book, "Strips", columns, rows)
 
 
+_TITLE_FORBIDDEN = re.compile(r"[\\/*?:\[\]]")
+
+
+def _sheet_title(title: str, used: set) -> str:
+    """``title`` as a worksheet may be named (no \\ / * ? : [ ], at most 31 characters), unique in ``used``."""
+    base = _TITLE_FORBIDDEN.sub(" ", title)[:31]
+    name, k = base, 2
+    while name.lower() in {u.lower() for u in used}:
+        suffix = f" {k}"
+        name, k = base[:31 - len(suffix)] + suffix, k + 1
+    used.add(name)
+    return name
+
+
+def _mode_pars(book, modes) -> None:
+    """One "PAR <mode>" sheet per mode of the game (:func:`workbench.report.modes.mode_sheets`): what it covers, then
+    every figure of :func:`~workbench.report.modes.mode_figures` with its value, unit and method."""
+    from .modes import mode_figures
+
+    used = set(book.sheetnames)
+    for m in modes:
+        s = _Sheet(book, _sheet_title(f"PAR {m.name}", used), ["Figure", "Value", "Unit", "Method"])
+        s.add([m.label, "", m.covers, ""], bold=True)
+        for f in mode_figures(m):
+            value, number_format, unit = _cell(f)
+            if f.kind == "one_in":
+                unit = f"1 in N, {unit}"
+            if f.detail:  # a cycle's factors: each reel's total stop weight
+                unit = f"{unit}: {f.detail}"
+            s.add([f.label, value, unit, f.method or ""], [None, number_format, None, None])
+        s.finish()
+
+
+def _reel_strips(book, game) -> None:
+    """Every strip set stop by stop, reels as columns (stops numbered from 1), a weight column beside every reel
+    weighted in some set."""
+    weighted = sorted({r for s in game.strip_sets.values() for r, strip in enumerate(s.reels)
+                       if strip.weights is not None and any(w != 1 for w in strip.weights)})
+    reels = max(len(s.reels) for s in game.strip_sets.values())
+    columns = [("Strip set", None), ("Mode", None), ("Stop", COUNT)]
+    for r in range(reels):
+        columns.append((f"Reel {r + 1}", None))
+        if r in weighted:
+            columns.append((f"Reel {r + 1} weight", COUNT))
+    rows = []
+    for s in game.strip_sets.values():
+        for stop in range(max(len(strip) for strip in s.reels)):
+            row = [s.name, s.mode, stop + 1]
+            for r in range(reels):
+                strip = s.reels[r] if r < len(s.reels) else None
+                inside = strip is not None and stop < len(strip)
+                row.append(strip.symbols[stop] if inside else "")
+                if r in weighted:
+                    row.append(int(strip.stop_weights[stop]) if inside else "")
+            rows.append(row)
+    _table(book, "Reel strips", columns, rows)
+
+
 def _paytable(book, game) -> None:
     rule = game.pays.rule
     kind = {"ways": "ways pay (per way)", "scatter_pays": "pay anywhere", "cluster": "cluster pay (per cluster)"}.get(rule, "line pay")
@@ -463,6 +526,49 @@ def _compliance(book, compliance: dict) -> None:
     s.add(["Award", "Odds per game", "Result", "Where"], bold=True)
     for a in compliance["awards"]:
         s.add([a["award"], a["odds per game"], a["result"], a["where"]])
+    s.finish()
+
+
+def _features(book, features: dict) -> None:
+    """Every sampled feature's statistics (the report JSON's ``feature_statistics``): one row per figure with its
+    95 % half-width and unit, then each feature's distribution of spins."""
+    s = _Sheet(book, "Features", ["Feature", "Figure", "Value", "± (95 %)", "Unit"])
+    for name, f in features["features"].items():
+        s.add([name, "starts per round" + (" (exact)" if f["exact_trigger"] else ""), f["starts_per_round"],
+               f["starts_per_round_ci95"], "per round"], [None, None, FINE, FINE, None])
+        s.add([name, "features sampled", f["samples"], None, f"from {f['rounds']:,} rounds"], [None, None, COUNT, None, None])
+        if "win_mean" in f:
+            s.add([name, "win per feature: mean", f["win_mean"], f["win_mean_ci95"], "x total bet"],
+                  [None, None, AMOUNT, AMOUNT, None])
+            s.add([name, "win per feature: std", f["win_std"], None, "x total bet"], [None, None, AMOUNT, None, None])
+            for q, v in f["win_percentiles"].items():
+                s.add([name, f"win per feature: {q}th percentile", v, None, "x total bet"], [None, None, AMOUNT, None, None])
+        if "spins_mean" in f:
+            s.add([name, "spins per feature: mean", f["spins_mean"], f["spins_mean_ci95"], "spins"],
+                  [None, None, DECIMAL, DECIMAL, None])
+        if "retrigger_rate" in f:
+            s.add([name, "retriggered at least once", f["retrigger_rate"], f["retrigger_rate_ci95"], "per feature"],
+                  [None, None, PERCENT, PERCENT, None])
+    for name, f in features["features"].items():
+        if f.get("spins_distribution"):
+            s.add(["", "", "", "", ""])
+            s.add([name, "spins per feature", "probability", "", ""], bold=True)
+            for row in f["spins_distribution"]:
+                s.add([name, row["spins"], row["probability"], None, "per feature"], [None, COUNT, FINE, None, None])
+    s.add(["", "", "", "", ""])
+    s.add([f"Sampled where each feature starts (seed {features['seed']}); wins before any max-win cap", "", "", "", ""])
+    s.finish()
+
+
+def _expectations(book, expectations: dict) -> None:
+    """The declared expectations ([expectations]): one row per figure, its verdict and evidence."""
+    s = _Sheet(book, "Expectations", ["Mode", "Figure", "Declared", "Measured", "95 % interval", "Method", "Verdict",
+                                      "Evidence"])
+    s.add(["Declared in [expectations]", "", "", "", "", "", "all met" if expectations["passed"] else "not all met", ""],
+          bold=True)
+    for e in expectations["expectations"]:
+        s.add([e["mode"], e["figure"], e["declared"], e["measured"], e["interval"], e["method"], e["verdict"],
+               e["evidence"]])
     s.finish()
 
 
@@ -500,7 +606,8 @@ def _provenance(book, game, est, provenance: dict | None) -> None:
 
 
 def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dict | None = None, bet_modes=(),
-                       compliance: dict | None = None) -> Path:
+                       compliance: dict | None = None, modes=None, features: dict | None = None,
+                       expectations: dict | None = None) -> Path:
     """Write the PAR workbook of ``game`` to ``path`` (.xlsx) and return the path.
 
     ``sheet``: the game's :class:`~workbench.exact.par.ParSheet` (default: the
@@ -512,7 +619,11 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
     provenance (``seed``, ``spins``, ``precision``, ``date``) to record.
     ``bet_modes``: every bet mode's :class:`~workbench.simulate.BetModeEstimate` (or its ``to_dict()``), listed
     in the Summary x each mode's own cost.  ``compliance``: a report's compliance checks
-    (:meth:`~workbench.report.compliance.ComplianceResult.to_dict`), written as a Compliance sheet.
+    (:meth:`~workbench.report.compliance.ComplianceResult.to_dict`), written as a Compliance sheet.  ``modes``: the
+    report's :func:`~workbench.report.modes.mode_sheets`, one "PAR <mode>" sheet each (default: made here from
+    ``sheet``, ``bet_modes`` and ``estimate``).  "Reel strips" lists every strip set stop by stop, reels as columns.
+    ``features``: the report's feature statistics (``report_data(...)["feature_statistics"]``), a Features sheet;
+    ``expectations``: the declared expectations' verdicts (``report_data(...)["expectations"]``), an Expectations sheet.
     """
     from openpyxl import Workbook
 
@@ -523,14 +634,25 @@ def write_par_workbook(path, game, sheet=None, *, estimate=None, provenance: dic
     est = _estimate_view(estimate)
     book = Workbook()
     book.remove(book.active)
-    _summary(book, game, sheet, _mode_sheets(game, sheet), est, [m if isinstance(m, dict) else m.to_dict() for m in bet_modes])
+    strip_sheets = _mode_sheets(game, sheet)
+    _summary(book, game, sheet, strip_sheets, est, [m if isinstance(m, dict) else m.to_dict() for m in bet_modes])
+    if modes is None:
+        from .modes import mode_sheets
+
+        modes = mode_sheets(game, bet_modes, sheet=sheet, estimate=estimate, sheets=strip_sheets)
+    _mode_pars(book, modes)
     for part in (_combinations, _symbol_counts, _per_line, _scatter_pays, _triggers, _bonus_awards, _prize_structure,
                  _awards):
         part(book, sheet)
     _strips(book, game)
+    _reel_strips(book, game)
     _paytable(book, game)
+    if features is not None and features.get("features"):
+        _features(book, features)
     if compliance is not None:
         _compliance(book, compliance)
+    if expectations:
+        _expectations(book, expectations)
     _provenance(book, game, est, provenance)
     out = Path(path)
     # made in memory, then written atomically: a full disk leaves the previous workbook, not a broken zip

@@ -8,6 +8,7 @@ number of workers or the order chunks finish in.
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 from dataclasses import dataclass
 
@@ -415,6 +416,13 @@ def bucket_lut(edges_units: np.ndarray, cost_units: int) -> np.ndarray:
     return (np.searchsorted(edges_units, np.arange(n), side="right") - 1).astype(np.int8)
 
 
+@functools.lru_cache(maxsize=32)
+def _bucket_lut_of(cost_units: int) -> np.ndarray:
+    """:func:`bucket_lut` of the standard edges at ``cost_units`` pay units per total bet, built once per pay unit
+    (a chunk of a few rounds would otherwise spend most of its time building it); the compiled loops only read it."""
+    return bucket_lut(BUCKET_EDGES * cost_units, cost_units)
+
+
 def max_win_slots(model) -> np.ndarray:
     """``Accumulators.cap`` of ``model``: [its ``max_win_units`` (0: no cap), slot of component ``cap``, slots of
     counters ``max_win`` and ``max_win:base``] (slots 0 when there is no cap)."""
@@ -425,22 +433,11 @@ def max_win_slots(model) -> np.ndarray:
                      model.counters.index("max_win:base")], dtype=np.int64)
 
 
-def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: ChunkResult | None = None) -> ChunkResult:
-    """Play ``n_rounds`` rounds of ``model`` drawing from ``rng`` (a state array, see :mod:`.rng`).
-
-    With ``into`` (the sums of earlier rounds played from the same stream) the
-    rounds are added to it in place and it is returned: a run of rounds played
-    in parts, each continuing ``rng`` and ``into``, gives bit for bit the sums
-    of the same rounds played at once.
-
-    The compiled loop adds pays into 64-bit integers.  When the model's proven bound of a round
-    (``max_round_units``) times the rounds summed could pass :data:`INT64_MAX`, the rounds are played in calls
-    of at most :func:`chunk_rounds` rounds, each adding its integer sums into zeroed arrays that are then added
-    to the result with a check (:func:`add_checked`); float sums keep accumulating in place, so the result is
-    the same bit for bit.  The chunk's sums are then checked (:func:`check_chunk`).
-    """
+def chunk_accumulators(model, out: "ChunkResult", stratum: int = -1) -> tuple:
+    """(:class:`Accumulators` adding the rounds of ``model`` into ``out``, the stratum index the compiled loop is
+    given): what :func:`play_chunk` hands the round template's ``run_chunk``; a caller that plays rounds one at a
+    time (:mod:`workbench.simulate.feature_sample`) builds them once."""
     n_comp = len(model.components)
-    out = ChunkResult.empty(n_comp, len(model.counters)) if into is None else into
     # a stratum of the exact + conditional method keeps its adjustments; the end-to-end stratum plays natural
     # rounds and makes none (its extra is round - first screen, beside the exact, uncapped first screen), but for
     # the model's control variates (RoundModel.exact_means), read in record_round
@@ -465,7 +462,7 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
         is_exact=is_exact,
         is_info=is_info,
         edges_units=edges_units,
-        bucket_lut=bucket_lut(edges_units, model.params.cost_units),
+        bucket_lut=_bucket_lut_of(int(model.params.cost_units)),
         comp_sum=out.comp_sum,
         comp_sq=out.comp_sq,
         comp_sq_raw=out.comp_sq_raw,
@@ -478,6 +475,25 @@ def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: C
         cap=max_win_slots(model),
         known=known,
     )
+    return acc, stratum
+
+
+def play_chunk(model, rng: np.ndarray, n_rounds: int, stratum: int = -1, into: ChunkResult | None = None) -> ChunkResult:
+    """Play ``n_rounds`` rounds of ``model`` drawing from ``rng`` (a state array, see :mod:`.rng`).
+
+    With ``into`` (the sums of earlier rounds played from the same stream) the
+    rounds are added to it in place and it is returned: a run of rounds played
+    in parts, each continuing ``rng`` and ``into``, gives bit for bit the sums
+    of the same rounds played at once.
+
+    The compiled loop adds pays into 64-bit integers.  When the model's proven bound of a round
+    (``max_round_units``) times the rounds summed could pass :data:`INT64_MAX`, the rounds are played in calls
+    of at most :func:`chunk_rounds` rounds, each adding its integer sums into zeroed arrays that are then added
+    to the result with a check (:func:`add_checked`); float sums keep accumulating in place, so the result is
+    the same bit for bit.  The chunk's sums are then checked (:func:`check_chunk`).
+    """
+    out = ChunkResult.empty(len(model.components), len(model.counters)) if into is None else into
+    acc, stratum = chunk_accumulators(model, out, stratum)
     n_rounds = int(n_rounds)
     step = chunk_rounds(model)
     if step is None or out.rounds + n_rounds <= step:

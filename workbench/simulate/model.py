@@ -40,12 +40,16 @@ from ..model import Game, rules
 class Feature:
     """A feature for reporting: how often it starts and what it pays.
 
-    ``counter`` counts its starts; ``components`` are the amounts it pays.
+    ``counter`` counts its starts; ``components`` are the amounts it pays; ``spins`` and ``retriggers`` name the
+    counters of its spins and retriggers ("": the templates' naming, ``<counter>:spins`` or ``<counter>:respins``
+    and ``<counter>:retriggers``, where the model has them).
     """
 
     name: str
     counter: str
     components: tuple
+    spins: str = ""
+    retriggers: str = ""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from .._jit import njit
 STREAM_ROUNDS = 0
 STREAM_JACKPOTS = 1
 STREAM_CONDITIONAL = 2
+STREAM_FEATURES = 3  # feature statistics (workbench.simulate.feature_sample)
 
 
 def seed_sequence(seed: int, chunk: int, stream: int = STREAM_ROUNDS) -> np.random.SeedSequence:

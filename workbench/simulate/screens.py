@@ -35,7 +35,7 @@ def screen_game(game: Game, mode: str = "base") -> Game:
     same game."""
     doc = tomlkit.parse(render_text(game))
     doc["game_module"] = "classic"
-    for key in ("features", "bet_modes", "choices", "jackpots"):  # the screens pay: no feature, mode, pick or pot
+    for key in ("features", "bet_modes", "choices", "jackpots", "expectations"):  # the screens pay: no feature, mode, pick or pot
         if key in doc:
             del doc[key]
     for name in list(doc["strip_sets"]):

@@ -228,7 +228,8 @@ class EditorPanel:
         if exact and self.mode == "base":
             self.whole_rtp = (rtp, 0.0, False)
             return (f"<span style='font-size:120%'>Whole game RTP (exact) <b class='wb-rtp-value wb-whole-rtp'>{100 * rtp:.4f} %"
-                    f"</b>{delta}</span><br><span class='wb-base-part'>base game = whole game: {html.escape(reason)}</span>")
+                    f"</b>{delta}</span><br><span class='wb-base-part'>base game = whole game: {html.escape(reason)}</span>"
+                    + self._expectations_line(True))
         part = (f"<span class='wb-base-part'>{html.escape(self._part_label().capitalize())} RTP (exact) "
                 f"<b class='wb-rtp-value'>{100 * rtp:.4f} %</b>{delta}</span>")
         whole = self._whole()
@@ -264,7 +265,25 @@ class EditorPanel:
             grey = " style='color:#888'" if stale else ""  # a stale figure must not look as good as a fresh one
             head = (f"<span style='font-size:120%'>Whole game RTP <b class='wb-whole-rtp'{grey}>{100 * value:.4f} % ± {100 * ci:.4f} %"
                     f"</b></span> (95 %; {how}, seed {terms.seed}, {terms.samples:,} rounds){mark}")
-        return f"{head}<br>{part}{self._modes_line()}{self._choices_line()}"
+        return f"{head}<br>{part}{self._modes_line()}{self._choices_line()}{self._expectations_line(False)}"
+
+    def _expectations_line(self, exact: bool) -> str:
+        """The base game's declared RTP and hit frequency ([expectations]) as met or missed beside the live figures:
+        exact when the exact PAR is the whole game, else the RTP of a fresh whole-game estimate; the rest needs the
+        simulation (``workbench check``)."""
+        from ..report.expectations import FIGURES, live_verdicts
+
+        game = self.session.game
+        if self.current_par is None or self.mode != "base" or game.expectation("base") is None:
+            return ""
+        colours = {"met": "#137333", "missed": "#a50e0e", "not shown": "#888"}
+        parts = [f"{html.escape(FIGURES[figure].split(' (')[0])} {html.escape(declared)}: {html.escape(measured)} "
+                 f"<b class='wb-expectation' data-figure='{figure}' data-verdict='{verdict}' "
+                 f"style='color:{colours[verdict]}'>{verdict}</b>"
+                 for figure, declared, measured, verdict in live_verdicts(game, self.current_par.sheet, exact,
+                                                                          self.whole_rtp)]
+        return ("<br><span class='wb-expectations'>Declared expectations (base game): " + "; ".join(parts)
+                + "</span>") if parts else ""
 
     def _modes_line(self) -> str:
         """Every declared bet mode's RTP, x its own cost: the exact first screen of its strips plus its feature terms

@@ -821,7 +821,8 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
         features=(
             Feature("beer_reels", "beer_reels", ("beer_reels",)),
             Feature("bigger_mugs", "bigger_mugs", ("bigger_mugs",)),
-            Feature("free_spins", "free_spins", ("free_spins", "guarantee", "wheel_cash")),
+            Feature("free_spins", "free_spins", ("free_spins", "guarantee", "wheel_cash"), spins="free_spins_played",
+                    retriggers="retriggers"),
             Feature("heidis_wheel", "wheel_spins", ("wheel_cash",)),
         ),
         stake=stake,

@@ -250,7 +250,7 @@ def round_model(game: Game, stake: float | None = None) -> RoundModel:
             Feature("super7", "super7", ("super7",)),
             Feature("wheel", "wheel", ("wheel",)),
             Feature("super10", "super10", ("super10_cash", "frenzy", "super10_free_spins")),
-            Feature("free_spins", "free_spins", ("free_spins",)),
+            Feature("free_spins", "free_spins", ("free_spins",), spins="free_spins_played", retriggers="retriggers"),
         ),
         options=(Option("frenzy_choice", "frenzy", {"red": "option:frenzy_red", "green": "option:frenzy_green"}),),
         stake=stake,
