@@ -236,6 +236,8 @@ def test_report_figures_fit_the_page_in_a_browser(tmp_path):
     if not CHROMIUM.exists():
         pytest.skip("/usr/bin/chromium does not exist: install Debian's chromium package to render the report")
     sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    from report_shots import screenshot_sections
+
     run = R.generate_report(ROOT / "reelsets" / "examples" / "line_bonus_pick.toml", tmp_path / "report", spins=SPINS,
                             seed=1, precision=0.01)
     shots = tmp_path / "screenshots"
@@ -252,19 +254,7 @@ def test_report_figures_fit_the_page_in_a_browser(tmp_path):
                 return {alt: img.alt, width: box.width, right: box.right, natural: img.naturalWidth,
                         content: parent.width, contentRight: parent.right};
             })""")
-            sections = page.evaluate("""() => {
-                const hs = [...document.querySelectorAll('h2')];
-                const end = document.documentElement.scrollHeight;
-                return hs.map((h, i) => {
-                    const top = h.getBoundingClientRect().top + window.scrollY;
-                    const next = i + 1 < hs.length ? hs[i + 1].getBoundingClientRect().top + window.scrollY : end;
-                    return {title: h.innerText, y: top, height: Math.max(1, Math.min(next - top, 16000))};
-                });
-            }""")
-            for i, box in enumerate(sections, start=1):
-                slug = re.sub(r"[^a-z0-9]+", "_", box["title"].lower()).strip("_")[:40]
-                page.screenshot(path=str(shots / f"{i:02d}_{slug}.png"), full_page=True,
-                                clip={"x": 0, "y": box["y"], "width": VIEWPORT, "height": box["height"]})
+            sections = screenshot_sections(page, shots, VIEWPORT)
         finally:
             browser.close()
     assert page_width <= VIEWPORT, f"the page scrolls sideways: {page_width} px wide"

@@ -501,6 +501,8 @@ def test_screenshot_of_every_section(run, html, tmp_path_factory):
     if not CHROMIUM.exists():
         pytest.skip("/usr/bin/chromium does not exist: install Debian's chromium package to take the screenshots")
     sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    from report_shots import screenshot_sections
+
     shots = tmp_path_factory.mktemp("reports") / "screenshots"
     shots.mkdir()
     sections = len(re.findall(r"<h2[ >]", html))
@@ -509,20 +511,8 @@ def test_screenshot_of_every_section(run, html, tmp_path_factory):
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto(run.html.resolve().as_uri(), wait_until="load")
-            boxes = page.evaluate("""() => {
-                const hs = [...document.querySelectorAll('h2')];
-                const end = document.documentElement.scrollHeight;
-                return hs.map((h, i) => {
-                    const top = h.getBoundingClientRect().top + window.scrollY;
-                    const next = i + 1 < hs.length ? hs[i + 1].getBoundingClientRect().top + window.scrollY : end;
-                    return {title: h.innerText, y: top, height: Math.max(1, Math.min(next - top, 16000))};
-                });
-            }""")
+            boxes = screenshot_sections(page, shots, 1280)
             assert len(boxes) == sections >= 10
-            for i, box in enumerate(boxes, start=1):
-                slug = re.sub(r"[^a-z0-9]+", "_", box["title"].lower()).strip("_")[:40]
-                page.screenshot(path=str(shots / f"{i:02d}_{slug}.png"), full_page=True,
-                                clip={"x": 0, "y": box["y"], "width": 1280, "height": box["height"]})
         finally:
             browser.close()
     written = sorted(shots.glob("*.png"))
