@@ -352,6 +352,19 @@ def _assert_simulated_odds_have_intervals(page: str) -> None:
     rows = _rows(_table_after(page, "Chance of a win of at least"))
     column = rows[0].index("simulated")
     assert all(carries(r[column]) for r in rows[1:]), rows
+    # simulated hit frequencies and hit rates (whole game, simulation) and the sessions' shares: with an interval
+    key = _rows(_table_after(page, "Key figures ("))
+    for name in ("Hit frequency", "Hit rate"):
+        [row] = [r for r in key if r and r[0] == name]
+        simulated = [v for head, v in zip(key[0], row) if head.startswith(("simulated", "whole game"))]
+        assert simulated and all("(95 %: " in v or "(" not in v for v in simulated), row  # exact: no interval
+        assert "(95 %: " in simulated[-1], row  # the end-to-end simulation's column always has one
+    [hit] = [r[1] for r in _rows(_section(page, "8. Simulation")) if r and r[0] == "simulated hit frequency"]
+    assert "(95 %: " in hit, hit
+    sessions = _rows(_table_after(page, "Balance percentiles"))
+    for column in ("P(ahead)", "P(broke)"):
+        i = sessions[0].index(column)
+        assert all("(95 %: " in r[i] for r in sessions[1:]), sessions
     for item in ("largest win simulated", "rounds capped (simulated)"):
         [value] = [r[1] for r in _rows(_section(page, "10. Max win")) if r and r[0] == item]
         assert carries(value), (item, value)

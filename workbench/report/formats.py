@@ -66,6 +66,25 @@ def fmt_estimated_odds(p: float, half: float, rounds: int) -> str:
     return f"{fmt_one_in(p)} (95 %: {fmt_one_in(p + half)} to {'never' if low == 0 else fmt_one_in(low)})"
 
 
+def fmt_pct_interval(p: float, half: float, digits: int = 2) -> str:
+    """A probability estimated with a 95 % half-width ``half``: ``48.20 % (95 %: 48.15 % to 48.24 %)``."""
+    if not _finite(p):
+        return "n/a"
+    if not _finite(half):
+        return f"{fmt_pct(p, digits)} (interval unknown: a trigger state has no rounds)"
+    return f"{fmt_pct(p, digits)} (95 %: {fmt_pct(max(p - half, 0.0), digits)} to {fmt_pct(min(p + half, 1.0), digits)})"
+
+
+def fmt_pct_seen(hits: int, n: int, digits: int = 2) -> str:
+    """A probability seen ``hits`` times in ``n`` trials, with its exact binomial (Clopper-Pearson) 95 % interval."""
+    if not n:
+        return "n/a"
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(hits), int(n)).proportion_ci(0.95, method="exact")
+    return f"{fmt_pct(hits / n, digits)} (95 %: {fmt_pct(ci.low, digits)} to {fmt_pct(ci.high, digits)})"
+
+
 def fmt_num(x, digits: int = 4) -> str:
     return f"{x:,.{digits}f}" if _finite(x) else "n/a"
 

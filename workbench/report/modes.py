@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from .formats import _finite, fmt_ci, fmt_x, parameters_text
+from .formats import _finite, fmt_ci, fmt_pct, fmt_x, parameters_text
 
 Z90 = 1.6448536269514722  # the exact normal quantiles of the volatility index (90 %, 95 %)
 Z95 = 1.959963984540054
@@ -327,7 +327,7 @@ def _round_view(estimate):
     if cap is None and not isinstance(estimate, dict) and getattr(estimate, "max_win_units", 0):
         cap = estimate.max_win_units / estimate.cost_units
     return SimpleNamespace(rtp=get("rtp"), ci95=get("rtp_ci95"), components=comps, hit_frequency=get("hit_frequency"),
-                           std=std, max_win=get("max_win"), cap=cap, **vi,
+                           hit_frequency_ci95=get("hit_frequency_ci95"), std=std, max_win=get("max_win"), cap=cap, **vi,
                            plan=get("plan") or (getattr(inner, "plan", None) if inner is not None else None))
 
 
@@ -345,7 +345,9 @@ def round_figures(mode: ModeSheet) -> list[ModeFigure]:
     for name, (value, ci95, source) in r.components.items():
         how = source if not ci95 else f"{source}, {fmt_ci(ci95)} (95 %)"
         out.append(ModeFigure(f"Whole-round RTP part {name}", value, "percent", unit, how))
-    out += [ModeFigure("Whole-round hit frequency", r.hit_frequency, "percent", "of rounds with any win", method),
+    hit_how = (f"{method}, ± {fmt_pct(r.hit_frequency_ci95, 4)} (95 %; a binomial bound over the trigger states)"
+               if r.hit_frequency_ci95 and math.isfinite(r.hit_frequency_ci95) else method)
+    out += [ModeFigure("Whole-round hit frequency", r.hit_frequency, "percent", "of rounds with any win", hit_how),
             ModeFigure("Whole-round standard deviation", r.std, "number", f"{unit}, per round", method),
             ModeFigure("Whole-round volatility index 90 %", r.volatility_index_90, "number", f"z = 1.6449 x std, {unit}",
                        method),

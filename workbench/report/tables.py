@@ -17,7 +17,7 @@ import pandas as pd
 from .defaults import (BAND_CONFIDENCES, BAND_SPINS, DEFAULT_SEED, EXCEEDANCE_LEVELS, PAR_TABLES, SESSION_BANKROLL, SESSION_SPINS, SESSIONS)
 from .computations import AGREEMENT_Z, BAND_SIMULATION_DRAWS, session_rtp_quantiles, simulation_check
 from .formats import (_finite, _frame, parameters_text, fmt_ci, fmt_count, fmt_estimated_odds, fmt_money, fmt_num,
-                      fmt_one_in, fmt_pct, fmt_prob, fmt_seen, fmt_x)
+                      fmt_one_in, fmt_pct, fmt_pct_interval, fmt_pct_seen, fmt_prob, fmt_seen, fmt_x)
 
 
 def covers(sheet) -> str:
@@ -85,6 +85,21 @@ def _figure_text(value, kind: str) -> str:
     return fmt_num(value)
 
 
+def _hit_text(stats, key: str) -> str:
+    """A simulated hit frequency (or hit rate, 1 in N) with its 95 % interval: Clopper-Pearson for an end-to-end
+    simulation, the estimate's binomial bound over its trigger states for the exact + conditional method."""
+    p = stats.hit_frequency
+    if hasattr(stats, "bucket_counts"):  # a SimulationResult: hits counted in its rounds
+        hits = int(round(p * stats.spins))
+        return fmt_pct_seen(hits, stats.spins) if key == "hit_frequency" else fmt_seen(hits, stats.spins)
+    half = getattr(stats, "hit_frequency_ci95", math.inf)
+    if half == 0:  # every part exact
+        return fmt_pct(p, 4) if key == "hit_frequency" else fmt_one_in(p)
+    if key == "hit_frequency":
+        return fmt_pct_interval(p, half)
+    return fmt_estimated_odds(p, half, getattr(stats, "samples", 0)) if math.isfinite(half) else fmt_one_in(p)
+
+
 def key_figures(sheet, est, sim=None) -> pd.DataFrame:
     """Headline numbers: exact base game, whole game (exact + conditional), simulation.
 
@@ -118,6 +133,8 @@ def key_figures(sheet, est, sim=None) -> pd.DataFrame:
         out = {"stake (total bet)": (f"{stake} (the reference stake)" if stake else "any (no figure depends on the stake)")}
         for v in shown:
             out[title(v)] = _figure_text(value(v, stats), v.kind)
+            if stats is not sheet and v.key in ("hit_frequency", "hit_rate_one_in"):
+                out[title(v)] = _hit_text(stats, v.key)
             if stats is sheet and v.source != "exact":  # over the exact engine's budgets: say how it was obtained
                 ci = f", ± {_figure_text(v.ci95, v.kind)} (95 %)" if v.ci95 is not None else ""
                 out[title(v)] += f" ({v.source}{ci})"
@@ -342,7 +359,7 @@ def bet_modes_table(modes: list) -> pd.DataFrame:
 
     rows = [{"bet mode": m.name, "cost (x total bet)": fmt_x(m.cost), "RTP (x its cost)": fmt_pct(m.rtp),
              "± (95 %)": fmt_ci(m.rtp_ci95), "against the base game": gap(m), "exact base part": fmt_pct(m.base_part),
-             "hit frequency": fmt_pct(m.hit_frequency, 2), "volatility index 90 %": fmt_num(m.volatility_index(0.90)),
+             "hit frequency": _hit_text(m, "hit_frequency"), "volatility index 90 %": fmt_num(m.volatility_index(0.90)),
              "largest known win (x its cost)": fmt_x(m.max_win),
              "max_win cap (x total bet)": fmt_x(m.max_win_cap) if getattr(m, "max_win_cap", None) else "-",
              "cap RTP cost (x its cost)": (f"{fmt_pct(m.cap_cost.value)} {fmt_ci(m.cap_cost.ci95)}"
@@ -471,7 +488,7 @@ def simulation_table(sim, est) -> pd.DataFrame:
         ("agreement threshold", f"|z| <= {AGREEMENT_Z:g} (a true game disagrees by chance about 1 in 370 runs)"),
         ("smallest RTP error the check detects", f"± {100 * check['resolution']:.2f} %" if _finite(check["resolution"]) else "n/a"),
         ("agreement", check["verdict"]),
-        ("simulated hit frequency", fmt_pct(sim.hit_frequency, 2)),
+        ("simulated hit frequency", _hit_text(sim, "hit_frequency")),
         ("rounds reaching the max-win cap", f"{capped:,} of {sim.spins:,}: {fmt_seen(capped, sim.spins)}"),
         ("rounds that confirm the RTP to ± 0.1 % (95 %)", _rounds_to_confirm(est, sim)),
     ]
@@ -586,7 +603,9 @@ def session_table(source, spins: int = SESSION_SPINS, bankroll: float = SESSION_
     marks = sorted({n for n in (10, 50, 100, 250, 500, 1000, 2000, 5000, spins) if n <= spins})
     out = df.loc[marks].copy()
     for col in out.columns:
-        out[col] = [fmt_pct(v, 1) if col in ("ahead", "broke") else f"{v:,.1f}" for v in out[col]]
+        # P(ahead), P(broke): shares of the simulated sessions, with their Clopper-Pearson interval
+        out[col] = [fmt_pct_seen(round(v * sessions), sessions, 1) if col in ("ahead", "broke") else f"{v:,.1f}"
+                    for v in out[col]]
     out = out.rename(columns={"ahead": "P(ahead)", "broke": "P(broke)",
                               **{c: f"{c[1:]} % of sessions (x total bet)" for c in out.columns if c.startswith("p")}})
     out.index = [f"{n:,}" for n in out.index]

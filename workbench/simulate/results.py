@@ -397,6 +397,16 @@ class RtpEstimate(WinStatistics):
         self.samples = sum(s.samples for s in self.strata)
         self.options = self._option_rtps()
 
+    @property
+    def hit_frequency_ci95(self) -> float:
+        """A 95 % half-width of :attr:`hit_frequency`: a binomial bound over the trigger states (each state's rounds
+        counted as coin flips of the largest variance, 1/4: z x the root of the sum of p_s^2 / (4 n_s)), plus the
+        whole probability p_s of a state that played no rounds (its share of the hits lies anywhere in [0, p_s]);
+        0 when every part is exact."""
+        played = [s for s in self.strata if s.samples > 0]
+        unplayed = sum(float(s.probability) for s in self.strata if s.samples == 0)
+        return Z95 * math.sqrt(sum(float(s.probability) ** 2 * 0.25 / s.samples for s in played)) + unplayed
+
     def _count_events(self, counted: list) -> None:
         """``counter_rates``: each counter's expected events per paid round (sum of P(state) x the state's rate);
         ``counters``: its events over every simulated round (as :attr:`SimulationResult.counters`).  A state's
@@ -562,13 +572,14 @@ class BetModeEstimate(WinStatistics):
         self.max_win_probability_ci95 = float(getattr(estimate, "max_win_probability_ci95", 0.0))
         super().__init__(rtp=estimate.rtp, std=estimate.std, hit_frequency=estimate.hit_frequency,
                          max_win=estimate.max_win)
+        self.hit_frequency_ci95 = estimate.hit_frequency_ci95
 
     def to_dict(self) -> dict:
         return {"mode": self.name, "cost_x_total_bet": self.cost, "buy": self.mode.buy, "rtp": self.rtp,
                 "rtp_ci95": self.rtp_ci95, "base_part": self.base_part, "std": self.std,
                 "max_win_cap": self.max_win_cap, "cap_cost": self.cap_cost.value, "cap_cost_ci95": self.cap_cost.ci95,
                 "max_win_probability": self.max_win_probability,
-                "hit_frequency": self.hit_frequency, "max_win": self.max_win,
+                "hit_frequency": self.hit_frequency, "hit_frequency_ci95": self.hit_frequency_ci95, "max_win": self.max_win,
                 "volatility_index_90": self.volatility_index(0.90), "volatility_index_95": self.volatility_index(0.95)}
 
 
