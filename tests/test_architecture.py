@@ -28,7 +28,7 @@ LAYERS = [
     ("exact", "reference"),
     ("simulate",),
     ("rounds", "games"),
-    ("plots", "plot_layout", "tuning", "lints", "checks"),
+    ("plots", "plot_layout", "tuning", "lints", "checks", "export"),
     ("report",),
     ("widgets",),
     ("cli",),

@@ -20,6 +20,7 @@ from .process import (EXIT_OK, EXIT_PROBLEM, EXIT_UNREACHED, EXIT_UNCONFIRMED, E
 from .par_text import render_par_text
 from .commands import (cmd_validate, _games, cmd_par, cmd_simulate, FIRST_ANSWER_PRECISION, FIRST_ANSWER_SECONDS, cmd_rtp, cmd_report, cmd_list, cmd_warm)
 from .tune import cmd_tune
+from .rounds import add_export, add_find, add_replay
 from .check import DEFAULT_PRECISION as CHECK_PRECISION, cmd_check
 
 
@@ -44,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     for add in (_add_validate, _add_par, _add_simulate, _add_rtp, _add_report, _add_tune, _add_check, _add_warm,
                 _add_list):
         add(sub)
+    for add in (add_replay, add_find, add_export):
+        add(sub, _SEED, _SPINS, whole_number(0, MAX_SPINS - 1), game_argument, positive_number)
     return parser
 
 

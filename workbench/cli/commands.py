@@ -143,6 +143,9 @@ def cmd_simulate(args) -> int:
             print(f"  spins             {result.spins:,} of {result.requested:,}"
                   + (" (the time box ended the run)" if result.stopped_by == "time box" else ""))
             print(f"  max win seen      {result.max_win_count} time(s)")
+            if result.max_win_units > 0:
+                print(f"  max win round     {result.max_win_round.round:,} (workbench replay GAME --seed {result.seed} "
+                      f"--round {result.max_win_round.round})")
             if result.model.cap_total_bets:
                 print(f"  cap               {result.model.cap_total_bets:,.1f} x bet, reached in {result.cap_fraction:.3g} of rounds")
             for name, f in result.features.items():

@@ -589,6 +589,10 @@ def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
         odds = fmt_seen(count, sim.spins) if count else "n/a"
         rows.append(("largest win simulated", f"{fmt_x(sim.max_win)} total bet, seen {fmt_count(count, 'time')} in "
                      f"{sim.spins:,} rounds ({odds})"))
+        if sim.max_win_round is not None:  # replayable: workbench replay GAME --seed S --round N
+            rows.append(("round of the largest simulated win",
+                         f"round {sim.max_win_round.round:,} of seed {sim.seed} (workbench replay --seed {sim.seed} "
+                         f"--round {sim.max_win_round.round}): {sim.max_win_round.happened()}"))
         capped = round(sim.cap_fraction * sim.spins)
         rows.append(("rounds capped (simulated)", f"{capped:,} of {sim.spins:,}: {fmt_seen(capped, sim.spins)}"))
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")

@@ -46,8 +46,10 @@ from .model import RoundModel
 from .plan import end_to_end_plan, is_end_to_end
 from .results import NO_BASE_GAME, BaseScreenCap, BetModeEstimate, Estimate, RtpEstimate, SimulationResult, StratumEstimate, mode_cost
 from .chunks import play_chunk
+from .replay import locate_max_win
 from .progress import eta_text
 from .screens import BATCHES, SCREEN_ROUNDS, missing_figures, screen_game
+from .lanes import check_seed as _check_seed
 from .rng import STREAM_CONDITIONAL, STREAM_JACKPOTS, STREAM_ROUNDS, chunk_generator, chunk_state
 
 __all__ = [
@@ -73,10 +75,6 @@ def _spec(game: Game, stake: float | None, seed: int, stream: int, end_to_end: s
                    bet_mode=game.bet_mode.name, end_to_end=end_to_end)
 
 
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise SimulationError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
-    return int(seed)
 
 
 def _check_stake(stake):
@@ -167,6 +165,8 @@ def simulate(
         result = SimulationResult(model, total, seed=seed, requested=spins, elapsed=elapsed, interrupted=interrupted,
                                   jackpots=jackpots, trace=trace)
         result.setup_seconds = start - setup_start
+        result.max_win_block = lane.max_win_block()
+        result.locate_max_win = locate_max_win
         result.stopped_by = "interrupted" if interrupted else "time box" if timed_out and total.rounds < spins else "spins"
         return result
 

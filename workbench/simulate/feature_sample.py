@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SimulationError
-from .chunks import ChunkResult, check_chunk, chunk_accumulators
+from .replay import RoundPlayer
 from .model import Feature, RoundModel
 from .results import mode_cost
 from .rng import STREAM_FEATURES, chunk_state
@@ -155,41 +155,11 @@ def _counter(model: RoundModel, feature: Feature, kind: str) -> int | None:
     return None
 
 
-def _entry_point(dispatcher, args):
-    """The compiled function ``dispatcher`` runs for ``args``, called without the dispatcher: a round's parameters are
-    records of many arrays, and typing them on every call costs several times the round itself.  A plain Python
-    function (no numba) is its own entry point."""
-    try:
-        types = tuple(dispatcher.typeof_pyval(a) for a in args)
-        return dispatcher.overloads[types].entry_point
-    except (AttributeError, KeyError):
-        return dispatcher
-
-
-class _Player:
-    """Plays rounds of ``model`` one at a time from one random stream, each in a given state (-1: natural)."""
+class _Player(RoundPlayer):
+    """Plays rounds of ``model`` one at a time from the features stream, each in a given state (-1: natural)."""
 
     def __init__(self, model: RoundModel, seed: int, stream_chunk: int, stratum: int):
-        self.model = model
-        self.rng = chunk_state(seed, stream_chunk, STREAM_FEATURES)
-        self.out = ChunkResult.empty(len(model.components), len(model.counters))
-        self.acc, self.stratum = chunk_accumulators(model, self.out, stratum)
-        self.entry = None
-
-    def play(self) -> tuple[np.ndarray, np.ndarray]:
-        """(pay units by component, counters) of the next round."""
-        self.out.comp_sum[:] = 0
-        self.out.counters[:] = 0
-        args = (self.model.params, self.rng, 1, self.stratum, self.acc, self.out.counters)
-        if self.entry is None:
-            self.model.run_chunk(*args)  # compiles (or loads) the round's code for these argument types
-            self.entry = _entry_point(self.model.run_chunk, args)
-        else:
-            self.entry(*args)
-        return self.out.comp_sum.copy(), self.out.counters.copy()
-
-    def check(self) -> None:
-        check_chunk(self.model, self.out)
+        super().__init__(model, chunk_state(seed, stream_chunk, STREAM_FEATURES), stratum)
 
 
 def _sampled_features(model: RoundModel) -> tuple[list, dict]:

@@ -29,6 +29,13 @@ DEFAULT_CHUNK = SIMULATE_BLOCK
 TRACE_POINTS = 4096
 
 
+def check_seed(seed) -> int:
+    """A run's seed as an int, or a :class:`~workbench.errors.SimulationError` saying what a seed may be."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise SimulationError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}")
+    return int(seed)
+
+
 def stream_index(lane: int, block: int) -> int:
     """Block ``block`` of lane ``lane`` (-1: natural play, else a stratum) as one chunk number of the run's stream."""
     return (lane + 1) * (1 << 40) + block
@@ -77,6 +84,7 @@ class Lane:
         self.partial: dict = {}  # block -> (rounds played, stream state, ChunkResult, points) of a block played in parts
         self.busy: set = set()  # blocks with a job in play
         self.trace = [] if trace else None  # (rounds, sum of wins, sum of squared wins) after blocks (and parts)
+        self.top_block = 0  # the first folded block holding the largest win of the folded blocks
         self._trace_seen = 0
         self._trace_stride = 1
 
@@ -149,6 +157,8 @@ class Lane:
             result, points = self.done.pop(self.next_block)
             for n, s, sq in points:
                 self._point(total.rounds + n, total.won + s, total.won_squares + sq)
+            if result.max_win_units > total.max_win_units:
+                self.top_block = self.next_block
             total.add(result)
             self._point(total.rounds, total.won, total.won_squares)
             self.next_block += 1
@@ -175,6 +185,16 @@ class Lane:
         for block in sorted(self.partial):
             total.add(self.partial[block][2])
         return total
+
+    def max_win_block(self) -> int:
+        """The first block (in block order) holding the lane's largest win: the run's largest win is replayed from it
+        (:func:`workbench.simulate.replay.locate_win`)."""
+        block, top = self.top_block, self.total.max_win_units
+        for b in sorted(set(self.done) | set(self.partial)):
+            result = self.done[b][0] if b in self.done else self.partial[b][2]
+            if result.max_win_units > top:
+                block, top = b, result.max_win_units
+        return block
 
     def trace_frame(self, cost_units: float):
         """Running RTP (x ``cost_units``, a round's price in pay units) and its 95 % half-width (DataFrame: spins, rtp, ci95) after each block
@@ -203,6 +223,7 @@ class Lane:
             "partial": {str(b): {"played": n, "rng": rng, "result": r.to_json(), "points": p}
                         for b, (n, rng, r, p) in self.partial.items()},
             "trace": {"points": self.trace, "seen": self._trace_seen, "stride": self._trace_stride} if self.trace is not None else None,
+            "top_block": self.top_block,
         }
 
     def _result(self, data: dict) -> ChunkResult:
@@ -222,6 +243,9 @@ class Lane:
             raise ValueError(f"next block {next_block} out of range")
         self.next_block = self.cursor = next_block
         self.total = self._result(data["total"])
+        self.top_block = int(data.get("top_block", 0))  # (a checkpoint of an earlier version: block 0, searched on)
+        if not 0 <= self.top_block <= max(next_block - 1, 0):
+            raise ValueError(f"block {self.top_block} of the largest win out of range")
         self.done = {int(b): (self._result(v["result"]), [tuple(p) for p in v["points"]]) for b, v in data["done"].items()}
         self.partial = {}
         for b, v in data["partial"].items():

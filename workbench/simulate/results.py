@@ -87,6 +87,9 @@ class SimulationResult(WinStatistics):
         self.interrupted = interrupted
         self.stopped_by = "interrupted" if interrupted else "spins"  # or "time box" (set by simulate)
         self.raw = total
+        self.max_win_block = None  # the block of the largest win (set by simulate)
+        self.locate_max_win = None  # result -> its max_win_round (set by simulate)
+        self._max_win_round = None
         #: one round's price in pay units: the base total bet x the bet mode's cost (every amount is x this)
         cost = model.params.cost_units * mode_cost(model)
         n = total.rounds
@@ -164,6 +167,16 @@ class SimulationResult(WinStatistics):
         return self.raw.max_win_units
 
     @property
+    def max_win_round(self):
+        """The first round that paid the largest win, replayed (:class:`~workbench.simulate.replay.ReplayedRound`:
+        its index, components and counters; ``workbench replay GAME --seed S --round N`` plays it again); None when
+        no round won or the result was not made by :func:`~workbench.simulate.simulate`.  Found when first asked for,
+        in the block the run recorded."""
+        if self._max_win_round is None and self.max_win_units > 0 and self.locate_max_win is not None:
+            self._max_win_round = self.locate_max_win(self)
+        return self._max_win_round
+
+    @property
     def spins_per_second(self) -> float:
         return self.spins / self.elapsed if self.elapsed > 0 else math.inf
 
@@ -181,6 +194,7 @@ class SimulationResult(WinStatistics):
             "mode_cost_x_total_bet": self.mode_cost,
             "spins": self.spins,
             "requested_spins": self.requested,
+            "max_win_round": self.max_win_round.round if self.max_win_round is not None else None,
             "interrupted": self.interrupted,
             "stopped_by": self.stopped_by,
             "seed": self.seed,
