@@ -8,10 +8,10 @@ same compiled code: what the replay reports *is* what the run counted for that r
 equals the run's total, a test checks it).
 
 :func:`find_rounds` lists the rounds of a run that meet conditions on the win (x the round's price), a component or
-a counter.  It plays the run in pieces of :data:`PIECE` rounds and replays a piece round by round only when its
-sums allow a match (a piece whose largest win is below ``win >= x``, whose counter sum is below ``counter >= k``,
-or whose component's root sum of squares is below ``component >= x``, cannot hold one), so rare rounds are found
-at nearly the simulator's speed.
+a counter.  It plays the run in pieces of :data:`PIECE` rounds and plays a piece again, in smaller parts down to
+single rounds, only when its sums allow a match (a piece whose largest win is below ``win >= x``, whose counter sum
+is below ``counter >= k``, or whose component's root sum of squares is below ``component >= x``, cannot hold one),
+so rare rounds are found at nearly the simulator's speed.
 
 What a replay gives is the round's outcome (its total, components and counters, and the random stream state it
 started from); the compiled rounds do not record their screens.
@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import SimulationError
 from ..model import Game
-from .chunks import ChunkResult, check_chunk, chunk_accumulators, play_chunk
+from .chunks import ChunkResult, check_chunk, chunk_accumulators, chunk_rounds, play_chunk
 from .lanes import SIMULATE_BLOCK, check_seed, stream_index
 from .results import unit_label
 from .rng import STREAM_ROUNDS, chunk_state
@@ -261,29 +261,77 @@ def find_rounds(game: Game, seed: int, spins: int, where: str, *, stake: float |
         raise SimulationError(f"spins must be a whole number from 1, got {spins!r}")
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
         raise SimulationError(f"limit must be a whole number from 1, got {limit!r}")
+    spins = int(spins)
     model = _model(game, stake)
     if where.strip() == "max":
-        block, top = max_win_block(model, seed, int(spins))
-        found = () if top <= 0 else (locate_win(model, seed, block, top, int(spins)),)
-        return FoundRounds("max", seed, int(spins), found, int(spins), True, 1)
-    conditions = parse_conditions(where, model)
-    cost = _cost_units(model)
-    found = []
-    searched = 0
-    for start, rng, count in _pieces(seed, int(spins)):
-        before = rng.copy()
-        piece = play_chunk(model, rng, count)
-        if all(c.possible(piece, cost) for c in conditions):
-            player = RoundPlayer(model, before)
+        block, top = max_win_block(model, seed, spins)
+        found = () if top <= 0 else (locate_win(model, seed, block, top, spins),)
+        return FoundRounds("max", seed, spins, found, spins, True, 1)
+    search = _Search(model, seed, parse_conditions(where, model), int(limit))
+    for block in range(-(-spins // SIMULATE_BLOCK)):
+        first = block * SIMULATE_BLOCK
+        if search.block(block, min(SIMULATE_BLOCK, spins - first)):
+            return FoundRounds(where, seed, spins, tuple(search.found), search.stopped_at, False, int(limit))
+    return FoundRounds(where, seed, spins, tuple(search.found), spins, True, int(limit))
+
+
+class _Search:
+    """The rounds of a run's blocks that meet ``conditions``, narrowed down: a piece of rounds is played whole (one
+    compiled call) and only a piece whose sums allow a match is played again in :data:`SPLIT` parts, down to single
+    rounds, each part from the stream state where it starts."""
+
+    SPLIT = 16
+
+    def __init__(self, model, seed: int, conditions: list, limit: int):
+        self.model, self.seed, self.conditions, self.limit = model, seed, conditions, limit
+        self.cost = _cost_units(model)
+        self.found: list = []
+        self.stopped_at = 0
+        self.piece = ChunkResult.empty(len(model.components), len(model.counters))
+        self.acc, _ = chunk_accumulators(model, self.piece, -1)
+        self.top = min(PIECE, chunk_rounds(model) or PIECE)  # a piece's sums fit 64 bits
+        self.player = None
+        self.entry = None
+
+    def _possible(self, n: int) -> bool:
+        """Play the next ``n`` rounds as one piece: could one of them meet every condition?"""
+        piece = self.piece
+        for name in ChunkResult.FIELDS:
+            getattr(piece, name)[...] = 0
+        args = (self.model.params, self.player.rng, n, -1, self.acc, piece.counters)
+        if self.entry is None:
+            self.model.run_chunk(*args)
+            self.entry = _entry_point(self.model.run_chunk, args)
+        else:
+            self.entry(*args)
+        check_chunk(self.model, piece)
+        return all(c.possible(piece, self.cost) for c in self.conditions)
+
+    def block(self, block: int, size: int) -> bool:
+        """Search block ``block`` (``size`` rounds); True when the limit was reached."""
+        self.player = RoundPlayer(self.model, _block_stream(self.seed, block))
+        return self._narrow(block * SIMULATE_BLOCK, size, self.top)
+
+    def _narrow(self, first: int, count: int, part: int) -> bool:
+        rng = self.player.rng
+        if count <= self.SPLIT:
             for k in range(count):
-                state = player.rng.copy()
-                amounts, counters = player.play()
-                if all(c.holds(player.won, amounts, counters, cost) for c in conditions):
-                    found.append(_replayed(model, seed, start + k, player, amounts, counters, state))
-                    if len(found) >= limit:
-                        return FoundRounds(where, seed, int(spins), tuple(found), start + k + 1, False, limit)
-        searched += count
-    return FoundRounds(where, seed, int(spins), tuple(found), searched, True, limit)
+                state = rng.copy()
+                amounts, counters = self.player.play()
+                if all(c.holds(self.player.won, amounts, counters, self.cost) for c in self.conditions):
+                    self.found.append(_replayed(self.model, self.seed, first + k, self.player, amounts, counters, state))
+                    if len(self.found) >= self.limit:
+                        self.stopped_at = first + k + 1
+                        return True
+            return False
+        for offset in range(0, count, part):
+            n = min(part, count - offset)
+            start = rng.copy()
+            if self._possible(n):
+                rng[:] = start  # play these rounds again, in smaller parts
+                if self._narrow(first + offset, n, max(-(-n // self.SPLIT), 1)):
+                    return True
+        return False
 
 
 def _replayed(model, seed, index, player, amounts, counters, state) -> ReplayedRound:
@@ -293,16 +341,6 @@ def _replayed(model, seed, index, player, amounts, counters, state) -> ReplayedR
         components={name: int(a) for name, a in zip(model.components, amounts)},
         counters={name: int(c) for name, c in zip(model.counters, counters)},
         rng_state=tuple(int(v) for v in state), unit=unit_label(model))
-
-
-def _pieces(seed: int, spins: int):
-    """(first round, stream state, rounds) of each piece of a run's blocks, in round order."""
-    for block in range(-(-spins // SIMULATE_BLOCK)):
-        rng = _block_stream(seed, block)
-        first = block * SIMULATE_BLOCK
-        size = min(SIMULATE_BLOCK, spins - first)
-        for offset in range(0, size, PIECE):
-            yield first + offset, rng, min(PIECE, size - offset)
 
 
 def max_win_block(model, seed: int, spins: int) -> tuple[int, int]:
@@ -329,19 +367,10 @@ def locate_win(model, seed: int, block: int, units: int, spins: int | None = Non
     """The first round of block ``block`` of a run seeded with ``seed`` that paid ``units`` pay units (the block's
     largest win: a run records in which block its largest win fell, :attr:`SimulationResult.max_win_round` finds the
     round)."""
-    rng = _block_stream(seed, block)
-    first = block * SIMULATE_BLOCK
-    size = SIMULATE_BLOCK if spins is None else min(SIMULATE_BLOCK, spins - first)
-    for offset in range(0, size, PIECE):
-        count = min(PIECE, size - offset)
-        before = rng.copy()
-        if play_chunk(model, rng, count).max_win_units < units:
-            continue
-        player = RoundPlayer(model, before)
-        for k in range(count):
-            state = player.rng.copy()
-            amounts, counters = player.play()
-            if player.won == units:
-                return _replayed(model, seed, first + offset + k, player, amounts, counters, state)
+    size = SIMULATE_BLOCK if spins is None else min(SIMULATE_BLOCK, spins - block * SIMULATE_BLOCK)
+    exact = Condition("win", "==", Fraction(units) / _cost_units(model), "win")
+    search = _Search(model, seed, [exact], 1)
+    if search.block(block, size):
+        return search.found[0]
     raise SimulationError(f"{model.game.name}: no round of block {block:,} of seed {seed} paid {units:,} pay units "
                           f"(the game file or the workbench changed since the run)")
