@@ -508,8 +508,8 @@ def test_max_win_section_has_the_theoretical_maximum_and_odds(html):
                      r"\(1 in [\d,.]+ \(95 %: 1 in [\d,.]+ to 1 in [\d,.]+\)\)",
                      text)
     # the largest simulated win is replayable: its round and seed, and what it paid
-    assert re.search(r"round of the largest simulated win\s+round [\d,]+ of seed \d+ \(workbench replay --seed \d+ "
-                     r"--round \d+\): paid ", text)
+    assert re.search(r"round of the largest simulated win\s+round [\d,]+ of seed \d+ \(workbench replay GAME --seed \d+ "
+                     r"--round \d+[^)]*\): paid ", text)
 
 
 def test_screenshot_of_every_section(run, html, tmp_path_factory):

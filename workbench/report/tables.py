@@ -590,9 +590,12 @@ def max_win_table(sheet, est, sim=None) -> pd.DataFrame:
         rows.append(("largest win simulated", f"{fmt_x(sim.max_win)} total bet, seen {fmt_count(count, 'time')} in "
                      f"{sim.spins:,} rounds ({odds})"))
         if sim.max_win_round is not None:  # replayable: workbench replay GAME --seed S --round N
+            top = sim.max_win_round
+            mode = f" --bet-mode {top.bet_mode}" if top.bet_mode != "base" else ""
+            stake = f" --stake {top.stake:g}" if top.stake is not None else ""
             rows.append(("round of the largest simulated win",
-                         f"round {sim.max_win_round.round:,} of seed {sim.seed} (workbench replay --seed {sim.seed} "
-                         f"--round {sim.max_win_round.round}): {sim.max_win_round.happened()}"))
+                         f"round {top.round:,} of seed {sim.seed} (workbench replay GAME --seed {sim.seed} "
+                         f"--round {top.round}{mode}{stake}): {top.happened()}"))
         capped = round(sim.cap_fraction * sim.spins)
         rows.append(("rounds capped (simulated)", f"{capped:,} of {sim.spins:,}: {fmt_seen(capped, sim.spins)}"))
     return pd.DataFrame(rows, columns=["item", "value"]).set_index("item")
