@@ -28,7 +28,7 @@ LAYERS = [
     ("exact", "reference"),
     ("simulate",),
     ("rounds", "games"),
-    ("plots", "plot_layout", "tuning", "lints", "checks", "export"),
+    ("plots", "plot_layout", "plot_rounds", "tuning", "lints", "checks", "export"),
     ("report",),
     ("widgets",),
     ("cli",),

@@ -565,3 +565,69 @@ def test_table_editor_headline_in_chromium(voila_tables, tmp_path):
             screenshot(page, shots / "03_estimated.png")
         finally:
             browser.close()
+
+
+# ---------------------------------------------------------------------------
+# the round viewer (notebooks/06_round_viewer.ipynb)
+# ---------------------------------------------------------------------------
+def test_round_viewer_in_chromium(tmp_path):
+    """The viewer finds the run's largest win, replays it and draws its first screen; Next and Previous step through
+    its screens; a search for another condition lists rounds, and picking one replays it.  Screenshots of each."""
+    from playwright.sync_api import sync_playwright
+
+    from workbench.simulate.engine import round_model
+    from workbench.simulate.replay import RoundPlayer
+    from workbench.simulate.rng import chunk_state
+
+    RoundPlayer(round_model(load_game("super_10_stars")), chunk_state(1, 0)).play()  # the compiled round, cached
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    with serve(ROOT / "notebooks" / "06_round_viewer.ipynb", tmp_path) as (url, log), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(url, wait_until="domcontentloaded", timeout=APP_SECONDS * 1000)
+            try:
+                page.locator("img.wb-rv-image[src^='blob:'], img.wb-rv-image[src^='data:']").wait_for(
+                    timeout=APP_SECONDS * 1000)
+            except Exception:
+                screenshot(page, shots / "00_no_round.png")
+                pytest.fail(f"the viewer did not draw a round within {APP_SECONDS} s; voila log:\n{log.read_text()}")
+            screenshot(page, shots / "01_max_win_round.png")
+            step = page.locator(".wb-rv-step")
+            first = step.inner_text()
+            match = re.fullmatch(r"step 1 of (\d+) · total so far ([\d,.]+) x total bet", first)
+            assert match, first
+            steps = int(match.group(1))
+            assert steps > 1  # Super 10 Stars' largest win of a million rounds comes with a feature
+            assert "workbench replay super_10_stars --seed 1 --round " in page.locator(".wb-rv-status").inner_text()
+            assert re.search(r"win [\d,.]+ x total bet", page.locator(".wb-rv-summary").inner_text())
+            image = page.locator("img.wb-rv-image").get_attribute("src")
+            page.locator("button.wb-rv-next").click()
+            page.wait_for_function("(t) => document.querySelector('.wb-rv-step').innerText != t", arg=first,
+                                   timeout=STEP_MS)
+            assert step.inner_text().startswith(f"step 2 of {steps}")
+            assert page.locator("img.wb-rv-image").get_attribute("src") != image
+            screenshot(page, shots / "02_next_step.png")
+            page.locator("button.wb-rv-prev").click()
+            page.wait_for_function("(t) => document.querySelector('.wb-rv-step').innerText == t", arg=first,
+                                   timeout=STEP_MS)
+            # another search: the rounds that paid 100 x total bet or more; the second one replayed
+            where = page.locator(".wb-rv-where input")
+            where.fill("win >= 100")
+            page.locator("button.wb-rv-find").click()
+            page.wait_for_function("document.querySelector('.wb-rv-status').innerText.includes('win >= 100')",
+                                   timeout=STEP_MS)
+            options = page.locator(".wb-rv-rounds select option")
+            second = options.nth(1).inner_text().replace("\xa0", " ")  # (a select shows spaces as no-break spaces)
+            assert options.count() >= 2 and re.match(r"round [\d,]+: [\d,.]+ x total bet \(paid ", second), second
+            picked = int(second.split(":")[0].removeprefix("round ").replace(",", ""))
+            page.locator(".wb-rv-rounds select").select_option(index=1)
+            page.locator("button.wb-rv-replay").click()
+            page.wait_for_function(f"document.querySelector('.wb-rv-status').innerText.includes('--round {picked}')",
+                                   timeout=STEP_MS)
+            screenshot(page, shots / "03_found_round.png")
+            assert "Traceback" not in page.locator("body").inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+        finally:
+            browser.close()

@@ -41,12 +41,14 @@ pytestmark = [
     pytest.mark.timeout(240),
 ]
 
-NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation", "04_game_overview", "05_tuner", "report")
+NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation", "04_game_overview", "05_tuner",
+             "06_round_viewer", "report")
 # small values for the copies' parameters cells (the editors take their file from WORKBENCH_EDITOR_REELSET)
 PARAMETERS = {
     "03_feature_simulation": {"spins": 20_000},
     "04_game_overview": {"spins": 20_000, "precision": 0.01, "sessions": 100, "session_spins": 100},
     "05_tuner": {"game": "classic_tens.toml", "target_rtp": 0.94},
+    "06_round_viewer": {"spins": 200_000},
     "report": {"spins": 20_000, "precision": 0.01},
 }
 # what shows that a notebook's main output rendered: a CSS selector, how many of it at least
@@ -56,6 +58,7 @@ MAIN_OUTPUT = {
     "03_feature_simulation": (".wb-sim-plot[src^='blob:'], .wb-sim-plot[src^='data:']", 1),
     "04_game_overview": (".jp-OutputArea-output img", 7),
     "05_tuner": (".wb-tune-table", 1),
+    "06_round_viewer": ("img.wb-rv-image[src^='blob:'], img.wb-rv-image[src^='data:']", 1),
     "report": (".jp-OutputArea-output img", 7),  # classic_tens has no features: no feature chart
 }
 # and what it must say: a selector, a pattern its text matches
@@ -65,6 +68,7 @@ MAIN_TEXT = {
     "03_feature_simulation": (".wb-sim-rtp", r"^\d+\.\d{4} % ± \d+\.\d{4} %$"),
     "04_game_overview": (".jp-OutputArea-output table", r"hit frequency"),
     "05_tuner": (".wb-tune-rtp", r"^(93\.99|94\.00|94\.01)\d\d % \(exact\)$"),  # the target, 94 % ± 0.01 %
+    "06_round_viewer": (".wb-rv-step", r"^step 1 of \d+ · total so far [\d,.]+ x total bet$"),
     "report": (".jp-OutputArea-output", r"Provenance of every number in this report"),
 }
 ERROR_OUTPUT = '.jp-NotebookPanel .jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.notebook  # runs the notebooks (papermill): `pytest -m 
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-DESIGNER_NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation", "05_tuner")
+DESIGNER_NOTEBOOKS = ("01_strip_editor", "02_table_weights", "03_feature_simulation", "05_tuner", "06_round_viewer")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WHEEL = """
 [tables.wheel]

@@ -49,6 +49,22 @@ def test_compiled_stream_is_numpys_sfc64_bit_for_bit():
     assert np.array_equal(_draw(generator_state(chunk_generator(42, 6)), 999, 2), ref32.astype(float))
 
 
+@njit(cache=True)
+def _bounded_draws(state, n, k):
+    out = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        out[i] = bounded(state, n)
+    return out
+
+
+@pytest.mark.parametrize("n", [7, 100, 1_000, 65_537, 2**31 - 1, 2_112_000_000, 3_000_000_000, 2**32 - 1])
+def test_compiled_bounded_draws_are_numpys(n):
+    """Lemire's method with numpy's rejection threshold 2^32 mod n, for small and large n: numpy's
+    ``integers(0, n, dtype=uint32)`` bit for bit (a large n rejects often, so a wrong threshold shows at once)."""
+    ref = chunk_generator(9, n % 1000).integers(0, n, size=20_000, dtype=np.uint32)
+    assert np.array_equal(_bounded_draws(generator_state(chunk_generator(9, n % 1000)), n, 20_000), ref.astype(np.int64))
+
+
 def test_chunk_streams_differ_and_repeat():
     a = _draw(generator_state(chunk_generator(1, 0)), 10, 0)
     b = _draw(generator_state(chunk_generator(1, 1)), 10, 0)

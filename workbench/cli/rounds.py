@@ -19,6 +19,9 @@ def add_replay(sub, seed_type, spins_type, round_type, game_type, stake_type) ->
     p.add_argument("--stake", type=stake_type, help="the run's total bet in currency (default: the reference stake)")
     p.add_argument("--bet-mode", metavar="NAME", help="the run's [bet_modes.*] (default: the base game)")
     p.add_argument("--choice", metavar="NAME=OPTION", action="append", help="the run's player choices (repeatable)")
+    p.add_argument("--trace", action="store_true",
+                   help="also show every screen of the round with the running total (the round played again as "
+                        "Python, checked against the compiled round)")
     p.add_argument("--json", action="store_true", help="print a JSON object")
     p.set_defaults(func=cmd_replay)
 
@@ -53,11 +56,22 @@ def _win_text(r) -> str:
 
 
 def cmd_replay(args) -> int:
+    from ..simulate.engine import round_model
     from ..simulate.replay import replay_round
 
-    r = replay_round(_game(args), args.seed, args.round, stake=args.stake)
+    game = _game(args)
+    model = round_model(game, args.stake)
+    r = replay_round(game, args.seed, args.round, stake=args.stake, model=model)
+    trace = None
+    if args.trace:
+        from ..simulate.trace import trace_round
+
+        trace = trace_round(model, r)
     if args.json:
-        print_json(r.to_json())
+        out = r.to_json()
+        if trace is not None:
+            out["steps"] = [s.to_json() for s in trace.steps]
+        print_json(out)
         return EXIT_OK
     print(f"{r.game} ({'base game' if r.bet_mode == 'base' else 'bet mode ' + r.bet_mode}), seed {r.seed}, "
           f"round {r.round:,}" + (f" (stake {r.stake:g})" if r.stake is not None else ""))
@@ -69,8 +83,24 @@ def cmd_replay(args) -> int:
         if count:
             print(f"  counted {name:22s} {count:,}")
     print(f"  random stream     SFC64 state {' '.join(format(v, 'x') for v in r.rng_state[:4])} at the round's start")
+    if trace is not None:
+        _print_steps(trace, r)
     sys.stdout.flush()
     return EXIT_OK
+
+
+def _print_steps(trace, r) -> None:
+    if not trace.steps:
+        print("  screens           this round template's screens are not recorded yet (its outcome above is)")
+        return
+    print(f"  screens           {len(trace.steps)} (reels left to right, rows from the top; the round's total so far)")
+    for step in trace.steps:
+        total = float(step.total_units / r.cost_units)
+        print(f"  step {step.index + 1:<3d} {step.made_by:28s} total {total:,.4f} {r.unit}")
+        width = max(len(sym) for reel in step.screen for sym in reel)
+        for row in range(max(len(reel) for reel in step.screen)):
+            cells = [reel[row] if row < len(reel) else "" for reel in step.screen]
+            print("      " + " ".join(f"{c:>{width}s}" for c in cells))
 
 
 def cmd_find(args) -> int:

@@ -79,7 +79,9 @@ def uniform(state):
 def _bounded_slow(state, n, m):
     """Rejection step of :func:`bounded`, kept out of line: its division is rarely needed."""
     low = np.uint32(m & np.uint64(0xFFFFFFFF))
-    threshold = np.uint32((np.uint32(0) - np.uint32(n)) % np.uint32(n))
+    # 2^32 mod n, numpy's (-n) % n in unsigned 32-bit arithmetic; written in 64 bits because numba does uint32
+    # arithmetic in signed 64-bit integers, where (0 - n) % n is 0 (draws then differed from numpy's, and were biased)
+    threshold = np.uint32((np.uint64(4294967296) - np.uint64(n)) % np.uint64(n))
     while low < threshold:
         m = np.uint64(next_uint32(state)) * np.uint64(n)
         low = np.uint32(m & np.uint64(0xFFFFFFFF))

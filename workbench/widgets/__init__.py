@@ -6,6 +6,8 @@
   award tables): probability and EV per entry, feature and total RTP;
 - :class:`SimulationPanel` — run a simulation with a progress bar and show
   the RTP converging inside its confidence funnel;
+- :class:`RoundViewer` — find a round of a seeded simulation, replay it and
+  step through its screens;
 - :class:`TunerPanel` — tune the strips to a target RTP (fewest stops
   changed, kept figures in their bands), see what changed, save a new file.
 
@@ -16,6 +18,7 @@ values and calling ``button.click()``.
 
 from .notice import compile_notice
 from .session import EditSession, rebase
+from .round_viewer import RoundViewer
 from .simulation import SimulationPanel, convergence_figure
 from .strip_editor import StripEditor
 from .summary import Metric, ParResult, par_metrics, timed_par
@@ -26,6 +29,7 @@ __all__ = [
     "EditSession",
     "Metric",
     "ParResult",
+    "RoundViewer",
     "SimulationPanel",
     "StripEditor",
     "TableWeightsEditor",

@@ -1,0 +1,54 @@
+"""The round viewer widget (workbench.widgets.RoundViewer) driven from code: find, replay, step, bad input."""
+
+from __future__ import annotations
+
+import re
+
+from workbench.io import load_game
+from workbench.plot_layout import layout_problems
+from workbench.plot_rounds import screen_figure
+from workbench.simulate import simulate
+from workbench.widgets import RoundViewer
+
+
+def test_the_viewer_replays_the_largest_win_and_steps_through_its_screens():
+    viewer = RoundViewer("super_10_stars", seed=4, spins=100_000)
+    run = simulate(load_game("super_10_stars"), 100_000, 4)
+    assert viewer.replayed.round == run.max_win_round.round and viewer.replayed.win_units == run.max_win_units
+    steps = len(viewer.trace.steps)
+    assert re.fullmatch(rf"step <b>1</b> of {steps} · total so far [\d,.]+ x total bet", viewer.step_label.value)
+    assert viewer.prev_button.disabled and (steps == 1) == viewer.next_button.disabled
+    first = bytes(viewer.picture.value)
+    assert first.startswith(b"\x89PNG")
+    if steps > 1:
+        viewer.next_button.click()
+        assert viewer.step == 1 and bytes(viewer.picture.value) != first and not viewer.prev_button.disabled
+        viewer.prev_button.click()
+        assert viewer.step == 0
+    viewer.where.value = "win >= 50"
+    viewer.find_button.click()
+    assert viewer.found.options and all(int(v) >= 0 for _, v in viewer.found.options)
+    assert "round(s) where <b>win &gt;= 50</b>" in viewer.status.value
+    viewer.found.value = viewer.found.options[-1][1]
+    viewer.replay_button.click()
+    assert viewer.replayed.round == viewer.found.options[-1][1] and viewer.replayed.win >= 50
+
+
+def test_bad_input_is_shown_and_a_template_without_screens_says_so():
+    viewer = RoundViewer("examples/ways_243", seed=1, spins=20_000)
+    assert viewer.replayed is not None and "not recorded yet" in viewer.step_label.value
+    assert viewer.picture.layout.display == "none"
+    viewer.where.value = "bogus >= 1"
+    viewer.find_button.click()
+    assert "wb-error" in viewer.status.value and "bogus" in viewer.status.value
+    viewer.game_box.value = "no_such_game"
+    viewer.find_button.click()
+    assert "no_such_game" in viewer.status.value and "Traceback" not in viewer.status.value
+
+
+def test_screen_figures_are_laid_out_cleanly():
+    viewer = RoundViewer("examples/cluster_tumble_7x7", seed=2, spins=20_000)
+    game = load_game("examples/cluster_tumble_7x7")
+    for step in viewer.trace.steps[:3]:
+        figure = screen_figure(step, game, total_text="1.5 x total bet", of_steps=len(viewer.trace.steps))
+        assert layout_problems(figure) == []
