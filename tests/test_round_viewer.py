@@ -52,3 +52,24 @@ def test_screen_figures_are_laid_out_cleanly():
     for step in viewer.trace.steps[:3]:
         figure = screen_figure(step, game, total_text="1.5 x total bet", of_steps=len(viewer.trace.steps))
         assert layout_problems(figure) == []
+
+
+def test_the_outlined_wins_of_a_screen_pay_what_the_round_paid_on_its_lines():
+    """classic_tens (10 lines, 1 pay unit per line bet): the reference's line wins on a traced round's screen, the
+    cells outlined, add up to the round's lines component."""
+    from workbench.plot_rounds import winning_cells
+    from workbench.reference.pays import line_wins
+    from workbench.simulate.engine import round_model
+    from workbench.simulate.replay import find_rounds
+    from workbench.simulate.trace import trace_round
+
+    game = load_game("classic_tens")
+    model = round_model(game)
+    assert game.bet.lines == model.params.cost_units == 10 and game.bet.line_bet == 1
+    for replayed in find_rounds(game, 3, 20_000, "lines > 0", limit=8).rounds:
+        screen = trace_round(model, replayed).steps[0].screen
+        cells, words = winning_cells(game, screen)
+        paid = sum(w.paid for k, line in enumerate(game.paylines)
+                   for w in line_wins(game, [screen[r][row] for r, row in enumerate(line)], k))
+        assert paid == replayed.components["lines"] and words and cells
+        assert all(0 <= r < game.reels and 0 <= row < len(screen[r]) for r, row in cells)

@@ -1,4 +1,5 @@
-"""A round's screen drawn as a picture: the grid, one colour and label per symbol, wilds and scatters marked.
+"""A round's screen drawn as a picture: the grid, one colour and label per symbol, wilds and scatters marked, the
+cells of paying line wins and clusters outlined in red.
 
 Used by the round viewer (:class:`workbench.widgets.round_viewer.RoundViewer`) for the steps of a traced round
 (:class:`workbench.simulate.trace.Step`).  Colours come from the game's symbol order, so a symbol keeps its colour
@@ -37,12 +38,42 @@ def symbol_colours(game) -> dict:
     return out
 
 
+def winning_cells(game, screen) -> tuple[frozenset, list]:
+    """(cells ``(reel, row)`` of the screen's paying wins, their words) by the game's pay rule, from the slow reference
+    evaluator: lines (each payline's wins, from its side) and clusters; other rules, and screens the rule cannot
+    read (rows that vary), mark nothing.  Multipliers are not applied: the words give each win's pay x the line pay
+    unit (lines) or x the cluster's pay unit before any multiplier."""
+    from .reference.pays import cluster_band, find_clusters, line_wins
+
+    cells, words = set(), []
+    shown = [list(reel) for reel in screen]
+    rule = getattr(game.rule, "name", "")
+    try:
+        if rule == "lines":
+            for k, line in enumerate(game.paylines):
+                symbols = [shown[r][row] for r, row in enumerate(line)]
+                for win in line_wins(game, symbols, k):
+                    reels = range(len(line) - win.count, len(line)) if win.side == "right" else range(win.count)
+                    cells |= {(r, line[r]) for r in reels}
+                    words.append(f"line {k + 1}: {win.count} {win.target} pays {float(win.paid):g}")
+        elif rule == "cluster":
+            for symbol, cluster in find_clusters(game, shown):
+                band = cluster_band(game, symbol, len(cluster))
+                if band:
+                    cells |= set(cluster)
+                    words.append(f"cluster of {len(cluster)} {symbol} pays {float(game.paytable[symbol][band]):g}")
+    except (IndexError, KeyError):  # a screen of another shape than the rule reads (a held reel, varying rows)
+        return frozenset(), []
+    return frozenset(cells), words
+
+
 def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 7.0) -> Figure:
     """The screen of ``step`` (reels left to right, rows from the top) with each cell's symbol; the title says which
     step of how many, what drew it and the round's total so far (``total_text``, with its unit)."""
     colours = symbol_colours(game)
     reels = len(step.screen)
     rows = max(len(reel) for reel in step.screen)
+    paying, _ = winning_cells(game, step.screen)
     fig = Figure(figsize=(width, max(2.2, width * rows / reels * 0.62 + 0.9)))
     ax = fig.add_subplot()
     for r, reel in enumerate(step.screen):
@@ -50,7 +81,7 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
             colour = colours.get(name, "#ffffff")
             y = rows - 1 - row
             wild = colour == WILD_COLOUR
-            ax.add_patch(_cell(r, y, colour, wild))
+            ax.add_patch(_cell(r, y, colour, wild, (r, row) in paying))
             dark = colour in (SCATTER_COLOUR,) or colour in _PALETTE[10:]
             label = name if len(name) <= 8 else name[:7] + "."
             ax.text(r + 0.5, y + 0.5, label, ha="center", va="center", fontsize=9 if reels <= 6 else 7,
@@ -68,8 +99,9 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
     return _finish(fig)
 
 
-def _cell(x: int, y: int, colour: str, wild: bool):
+def _cell(x: int, y: int, colour: str, wild: bool, paying: bool):
     from matplotlib.patches import FancyBboxPatch
 
+    edge = "#d62728" if paying else "#b8860b" if wild else "#555555"
     return FancyBboxPatch((x + 0.05, y + 0.05), 0.9, 0.9, boxstyle="round,pad=0,rounding_size=0.08",
-                          facecolor=colour, edgecolor="#b8860b" if wild else "#555555", linewidth=2.0 if wild else 0.8)
+                          facecolor=colour, edgecolor=edge, linewidth=3.2 if paying else 2.0 if wild else 0.8)

@@ -54,6 +54,8 @@ class RoundViewer(widgets.VBox):
         self.picture.add_class("wb-rv-image")
         self.status = widgets.HTML()
         self.status.add_class("wb-rv-status")
+        self.wins = widgets.HTML()
+        self.wins.add_class("wb-rv-wins")
         self.replayed = None
         self.trace = None
         self.step = 0
@@ -68,7 +70,7 @@ class RoundViewer(widgets.VBox):
             widgets.HBox([self.game_box, self.seed, self.spins]),
             widgets.HBox([self.where, self.find_button]), self.found,
             widgets.HBox([self.round, self.replay_button, self.prev_button, self.next_button, self.step_label]),
-            self.status, self.summary, self.picture,
+            self.status, self.summary, self.wins, self.picture,
         ])
         if run:
             self.find()
@@ -144,7 +146,7 @@ class RoundViewer(widgets.VBox):
 
     def show_step(self, k: int) -> None:
         """Draw step ``k`` (from 0) of the replayed round."""
-        from ..plot_rounds import screen_figure
+        from ..plot_rounds import screen_figure, winning_cells
 
         steps = self.trace.steps
         self.step = max(0, min(int(k), len(steps) - 1))
@@ -156,6 +158,9 @@ class RoundViewer(widgets.VBox):
         figure.savefig(png, format="png", dpi=90)
         self.picture.value = png.getvalue()
         self.picture.layout.display = ""
+        _, wins = winning_cells(self._load(), step.screen)
+        shown = "; ".join(wins[:4]) + (f"; {len(wins) - 4} more" if len(wins) > 4 else "")
         self.step_label.value = f"step <b>{self.step + 1}</b> of {len(steps)} · total so far {total}"
+        self.wins.value = f"paying on this screen (outlined; before multipliers): {html.escape(shown)}" if wins else ""
         self.prev_button.disabled = self.step == 0
         self.next_button.disabled = self.step == len(steps) - 1
