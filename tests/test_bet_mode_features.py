@@ -101,10 +101,14 @@ def test_retriggers_on_fewer_scatters_equal_the_slow_reference():
     features = 'trigger = "fs"\nfree_spins = { 2 = 3 }\nfree_spins_mode = "free"\nretrigger_min_count = 1\n' \
                'retrigger = { 1 = 1, 2 = 3 }\nmax_free_spins = 12'
     game = loads_game(small_text(features=features), "retrigger.toml")
-    est = estimate_rtp(game, precision=0.01, seed=6)
+    # The game's RTP is about 3,400 %, so precision 0.01 asked for 0.03 % relatively (7.9 million rounds): at 0.1 the
+    # estimate's standard error (0.12 x bet) is still tiny beside the reference's (1.2 at 1500 features), and 1550
+    # reference features (not 1500) keep the combined standard error, so the tolerance, below what 0.01 with 1500
+    # features gave.
+    est = estimate_rtp(game, precision=0.1, seed=6)
     result = simulate(game, 100_000, seed=7)
     assert result.counters["free_spins:retriggers"] > result.counters["free_spins"]  # one SCAT is enough
-    assert_strata_equal_the_reference(game, est, 8, 1500)
+    assert_strata_equal_the_reference(game, est, 8, 1550)
 
 
 @pytest.mark.parametrize("example, table, replaced", [

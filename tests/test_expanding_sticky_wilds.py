@@ -70,7 +70,11 @@ def test_expanding_sticky_feature_equals_the_slow_reference(features):
     growth and a cap: the compiled feature's mean per trigger count equals workbench.reference.free_spins_feature's
     (within 4.5 combined standard errors)."""
     game = _game(features, free=["A B C SCAT D A B C D", "A WILD SCAT C D A B C D WILD", "A B WILD D SCAT A B C D"])
-    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.02, seed=34), 35, 3000)
+    # The game's RTP is in the thousands of %, so the RTP precision is x 100 looser than 0.02 relatively; at 0.1 the
+    # estimate's standard error per state (0.25 and 0.83 x bet) is still tiny beside the reference's (4.4 and 6.9 at
+    # 3000 features), and 3100 reference features (not 3000) keep the combined standard error, so the tolerance,
+    # below what precision 0.02 with 3000 features gave (about 25x fewer compiled rounds).
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.1, seed=34), 35, 3100)
 
 
 def test_expanding_sticky_needs_a_lines_game_and_a_wild():

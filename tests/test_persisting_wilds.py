@@ -164,8 +164,12 @@ def test_end_to_end_equals_exact_plus_conditional():
     """The simulator plays the base spin's own screen into the feature; the stratified estimate draws it: the two
     RTPs agree within their intervals."""
     game = game_of("free_spins = { 2 = 3, 3 = 5 }\nretrigger = { 2 = 2 }\nmax_free_spins = 20")
-    est = estimate_rtp(game, precision=0.02, seed=24)
-    sim = simulate(game, 200_000, seed=25)
+    # The game's RTP is about 2,000 %, so precision 0.02 asked for 0.1 % relatively (7 million conditional rounds) while
+    # the simulation's standard error is 16 x the estimate's: at 0.1 (standard error 0.05 x bet) with 250,000
+    # simulated rounds (not 200,000) the combined standard error, so the tolerance, stays below what 0.02 and 200,000
+    # gave (0.163 x bet).
+    est = estimate_rtp(game, precision=0.1, seed=24)
+    sim = simulate(game, 250_000, seed=25)
     both = math.hypot(sim.rtp_ci95, est.rtp_ci95) / 1.96
     assert abs(sim.rtp - est.rtp) < 4.5 * both, (sim.rtp, est.rtp, both)
 

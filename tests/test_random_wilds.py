@@ -65,7 +65,10 @@ def test_a_drop_hits_each_cell_with_its_exact_chance():
 ])
 def test_random_wilds_feature_equals_the_slow_reference(label, entries, features):
     game = loads_game(random_text(entries, features), "rw.toml")
-    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=51), 52, 3000)
+    # RTPs of 800-1,400 %: precision 0.01 (under 0.1 % relatively, up to 4.8 million rounds) left the estimate's
+    # standard error 20-40 x below the reference's; at 0.05 with 3200 reference features (not 3000) the combined
+    # standard error, so the tolerance, stays below what (0.01, 3000) gave for each game
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.05, seed=51), 52, 3200)
 
 
 def test_dropped_wilds_draw_their_multiplier_per_cell_as_landed_ones_do():

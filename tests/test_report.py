@@ -510,6 +510,10 @@ def test_max_win_section_has_the_theoretical_maximum_and_odds(html):
     # the largest simulated win is replayable: its round and seed, and what it paid
     assert re.search(r"round of the largest simulated win\s+round [\d,]+ of seed \d+ \(workbench replay GAME --seed \d+ "
                      r"--round \d+[^)]*\): paid ", text)
+    # and its screens drawn (replayed and traced), with the note naming the command that prints every one
+    section = _section(html, "10. Max win")
+    assert re.search(r'<img [^>]*alt="Chart: Step 1 of \d+ \(spin\): round total so far', section)
+    assert re.search(r"The largest simulated win, round [\d,]+ of seed \d+ \([\d,.]+ x total bet\), has \d+ screens?", text)
 
 
 def test_screenshot_of_every_section(run, html, tmp_path_factory):

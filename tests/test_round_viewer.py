@@ -73,3 +73,14 @@ def test_the_outlined_wins_of_a_screen_pay_what_the_round_paid_on_its_lines():
                    for w in line_wins(game, [screen[r][row] for r, row in enumerate(line)], k))
         assert paid == replayed.components["lines"] and words and cells
         assert all(0 <= r < game.reels and 0 <= row < len(screen[r]) for r, row in cells)
+
+
+def test_the_report_draws_the_first_screen_the_biggest_step_and_the_last():
+    from types import SimpleNamespace
+
+    from workbench.report.max_win_round import chosen_steps
+
+    steps = tuple(SimpleNamespace(index=k, total_units=t) for k, t in enumerate([0, 5, 5, 90, 95, 100]))
+    assert [s.index for s in chosen_steps(steps)] == [0, 3, 5]
+    assert [s.index for s in chosen_steps(steps[:1])] == [0] and chosen_steps(()) == []
+    assert [s.index for s in chosen_steps(steps[:2])] == [0, 1]

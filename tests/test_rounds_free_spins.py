@@ -256,13 +256,21 @@ FEATURES_TO_CHECK = {
 }
 
 
+#: (estimate precision, reference features) where (0.01, 3000) wastes compiled rounds: the sticky game's RTP is about
+#: 1,800 %, so 0.01 asked for 0.06 % relatively (9.4 million rounds) with the estimate's standard errors 50 and 23 x
+#: below the reference's; at 0.05 they are 10 and 5 x below, and 3200 reference features (not 3000) keep the combined
+#: standard error per state, so the tolerance, below what (0.01, 3000) gave
+SIZES_TO_CHECK = {"sticky": (0.05, 3200)}
+
+
 @pytest.mark.parametrize("label", FEATURES_TO_CHECK)
 def test_feature_equals_the_slow_reference(label):
     """The compiled feature's mean per trigger count equals the slow reference's (both simulated: within 4.5
     combined standard errors), for every wild mode, multiplier growth, retrigger, limit and cap."""
     counting = "adjacent_from_first_reel" if "adjacent" in label else "anywhere"
     game = loads_game(lines_text(FEATURES_TO_CHECK[label], counting=counting), "fs.toml")
-    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=9), 10, 3000)
+    precision, samples = SIZES_TO_CHECK.get(label, (0.01, 3000))
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=precision, seed=9), 10, samples)
 
 
 def test_wilds_need_a_lines_game_and_a_one_row_wild():
@@ -331,7 +339,10 @@ def test_table_feature_equals_the_slow_reference():
     features = ('free_spins_table = "fs"\nretrigger_table = "rt"\nmax_free_spins = 14\nfree_spins_wilds = "sticky"\n'
                 'wild_symbol = "WILD"')
     game = loads_game(lines_text(features) + tables_text(fs=SPINS_BY_COUNT, rt=SPINS_ANY), "fs.toml")
-    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.01, seed=12), 13, 3000)
+    # RTP about 1,200 %: precision 0.01 (0.08 % relatively, 9.6 million rounds) left the estimate's standard errors 50
+    # and 23 x below the reference's; at 0.05 with 3200 reference features (not 3000) the combined standard error per
+    # state, so the tolerance, stays below what (0.01, 3000) gave
+    assert_strata_equal_the_reference(game, estimate_rtp(game, precision=0.05, seed=12), 13, 3200)
 
 
 def test_reference_draws_table_spins_by_count():

@@ -10,7 +10,8 @@ from ..model import Game, StripSet
 _SET_CACHE: dict = {}
 
 
-SET_CACHE_SIZE = 64  # strip-set analyses kept (an editor or tuner session touches a few sets over and over)
+SET_CACHE_SIZE = 512  # strip-set analyses kept (an editor or tuner session touches a few sets over and over; a game
+# with mystery symbols plays one set per reveal: mystery_stacks 56 per mode, 3 entries each, 2 modes)
 
 
 _LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.analysis", "workbench.exact.windows",

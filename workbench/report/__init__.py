@@ -25,7 +25,7 @@ import types
 # name -> submodule: everything is imported on first use (PEP 562), so `workbench.report.defaults` and the
 # CLI's parser load no pandas, papermill or matplotlib
 _SUBMODULES = ("defaults", "display", "files", "formats", "pipeline", "provenance", "game_tables", "computations", "tables", "workbook",
-               "compliance", "feature_stats", "modes", "expectations")
+               "compliance", "feature_stats", "modes", "expectations", "max_win_round")
 _NAMES = {
     'BAND_CONFIDENCES': 'defaults',
     'BAND_SPINS': 'defaults',
@@ -68,6 +68,7 @@ _NAMES = {
     'key_figures': 'tables',
     'load_report_game': 'computations',
     'max_win_table': 'tables',
+    'max_win_round_figures': 'max_win_round',
     'option_table': 'tables',
     'par_sheet': 'computations',
     'par_tables': 'tables',
@@ -249,6 +250,7 @@ __all__ = [
     "key_figures",
     "load_report_game",
     "max_win_table",
+    "max_win_round_figures",
     "option_table",
     "output_paths",
     "par_sheet",
