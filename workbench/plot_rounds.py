@@ -1,5 +1,5 @@
 """A round's screen drawn as a picture: the grid, one colour and label per symbol, wilds and scatters marked, the
-cells of paying line wins and clusters outlined in red.
+cells of paid wins outlined in red.
 
 Used by the round viewer (:class:`workbench.widgets.round_viewer.RoundViewer`) for the steps of a traced round
 (:class:`workbench.simulate.trace.Step`).  Colours come from the game's symbol order, so a symbol keeps its colour
@@ -39,31 +39,23 @@ def symbol_colours(game) -> dict:
 
 
 def winning_cells(game, screen) -> tuple[frozenset, list]:
-    """(cells ``(reel, row)`` of the screen's paying wins, their words) by the game's pay rule, from the slow reference
-    evaluator: lines (each payline's wins, from its side) and clusters; other rules, and screens the rule cannot
-    read (rows that vary), mark nothing.  Multipliers are not applied: the words give each win's pay x the line pay
-    unit (lines) or x the cluster's pay unit before any multiplier."""
-    from .reference.pays import cluster_band, find_clusters, line_wins
+    """(cells ``(reel, row)`` of the screen's paid wins, their words), from the pay rule's slow reference evaluator of
+    a drop (``Rule.reference_drop_wins``: each paid win's pay in credits and its cells); a rule without one, or a screen
+    of another shape than the rule reads (a held reel, rows that vary), marks nothing.  Pays are before multipliers."""
+    from .model import rules
 
-    cells, words = set(), []
-    shown = [list(reel) for reel in screen]
-    rule = getattr(game.rule, "name", "")
-    try:
-        if rule == "lines":
-            for k, line in enumerate(game.paylines):
-                symbols = [shown[r][row] for r, row in enumerate(line)]
-                for win in line_wins(game, symbols, k):
-                    reels = range(len(line) - win.count, len(line)) if win.side == "right" else range(win.count)
-                    cells |= {(r, line[r]) for r in reels}
-                    words.append(f"line {k + 1}: {win.count} {win.target} pays {float(win.paid):g}")
-        elif rule == "cluster":
-            for symbol, cluster in find_clusters(game, shown):
-                band = cluster_band(game, symbol, len(cluster))
-                if band:
-                    cells |= set(cluster)
-                    words.append(f"cluster of {len(cluster)} {symbol} pays {float(game.paytable[symbol][band]):g}")
-    except (IndexError, KeyError):  # a screen of another shape than the rule reads (a held reel, varying rows)
+    if getattr(game.rule, "reference_drop_wins", None) is None:
         return frozenset(), []
+    shown = [list(reel) for reel in screen]
+    try:
+        wins = rules.part(game.rule, "reference_drop_wins")(game, shown)
+    except (IndexError, KeyError, ValueError):
+        return frozenset(), []
+    cells, words = set(), []
+    for pay, paid_cells in wins:
+        cells |= set(paid_cells)
+        names = sorted({shown[r][row] for r, row in paid_cells})
+        words.append(f"{len(paid_cells)} cells ({', '.join(names)}) pay {float(pay):g} credits")
     return frozenset(cells), words
 
 

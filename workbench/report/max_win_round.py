@@ -52,5 +52,5 @@ def max_win_round_figures(sim, game) -> tuple[list, str]:
         shown = ", ".join(str(s.index + 1) for s in steps)
         note = (head + f"has {len(trace.steps)} screens; shown: {shown} (the first, the one that added the most to "
                 f"the round's total, the last).")
-    note += f" Cells of paying line wins and clusters are outlined. Every screen: {command}."
+    note += f" Cells of paid wins are outlined. Every screen: {command}."
     return figures, note
