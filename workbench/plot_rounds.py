@@ -76,7 +76,7 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
             ax.add_patch(_cell(r, y, colour, wild, (r, row) in paying))
             dark = colour in (SCATTER_COLOUR,) or colour in _PALETTE[10:]
             label = name if len(name) <= 8 else name[:7] + "."
-            ax.text(r + 0.5, y + 0.5, label, ha="center", va="center", fontsize=9 if reels <= 6 else 7,
+            ax.text(r + 0.5, y + 0.5, label, ha="center", va="center", fontsize=9 if reels <= 5 else 7 if reels <= 6 else 6,
                     fontweight="bold" if wild else "normal", color="white" if dark else "black")
     ax.set_xlim(0, reels)
     ax.set_ylim(0, rows)
