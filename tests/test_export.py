@@ -31,7 +31,7 @@ Z95 = 1.959963984540054
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     folder = tmp_path_factory.mktemp("stake")
-    return export_stake(load_game(GAME), folder, rounds=ROUNDS, seed=SEED)
+    return export_stake(load_game(GAME), folder, rounds=ROUNDS, seed=SEED, screens=False)  # (screens: tested below)
 
 
 def _reload(folder, mode):
@@ -79,9 +79,46 @@ def test_the_lookup_tables_rtp_agrees_with_the_exact_and_conditional_estimate(ex
         assert gap <= math.hypot(table_ci, estimate.rtp_ci95), (written.name, written.figures.rtp, estimate.rtp)
 
 
+def test_the_books_show_every_screen_and_its_wins(tmp_path):
+    """With screens (the default) every book starts with its round's screens: a ``reveal`` per screen (the board,
+    reels x rows, and the total so far, the last one the book's payout) and a ``winInfo`` of the wins the reference
+    evaluator finds on it (cells on the board, showing the win's symbols); the rest of the book is the book written
+    without screens."""
+    game = load_game(GAME)
+    rounds = 1_500
+    shown = export_stake(game, tmp_path / "screens", rounds=rounds, seed=SEED)
+    plain = export_stake(game, tmp_path / "plain", rounds=rounds, seed=SEED, screens=False)
+    index = json.loads((shown.folder / "index.json").read_text())
+    assert shown.check.ok and "reveal" in json.loads((shown.folder / "workbench_export.json").read_text())["screens"]
+    for mode in index["modes"]:
+        _, books = _reload(shown.folder, mode)
+        _, outcomes = _reload(plain.folder, mode)
+        for book, outcome in zip(books, outcomes):
+            kinds = [e["type"] for e in book["events"]]
+            reveals = [e for e in book["events"] if e["type"] == "reveal"]
+            assert reveals and kinds[: kinds.index("finalWin")].count("reveal") == len(reveals)
+            assert all(len(r["board"]) == 5 and all(len(reel) == 3 for reel in r["board"]) for r in reveals)
+            assert reveals[-1]["totalWin"] == book["payoutMultiplier"]
+            assert all(a["totalWin"] <= b["totalWin"] for a, b in zip(reveals, reveals[1:]))
+            counters = {e["name"]: e["count"] for e in book["events"] if e["type"] == "counter"}
+            assert len(reveals) == (mode["name"] == "base") + counters.get("free_spins:spins", 0), book["id"]
+            board = None
+            for event in book["events"]:
+                if event["type"] == "reveal":
+                    board = event["board"]
+                elif event["type"] == "winInfo":
+                    assert book["payoutMultiplier"] > 0
+                    for win in event["wins"]:
+                        assert win["basePay"] > 0 and win["positions"]
+                        assert {board[p["reel"]][p["row"]]["name"] for p in win["positions"]} == set(win["symbols"])
+            rest = [{k: v for k, v in e.items() if k != "index"} for e in book["events"] if e["type"] not in ("reveal", "winInfo")]
+            assert rest == [{k: v for k, v in e.items() if k != "index"} for e in outcome["events"]]
+            assert [e["index"] for e in book["events"]] == list(range(len(kinds)))
+
+
 def test_a_reweighted_table_hits_its_target_and_says_how_far_it_moved(tmp_path, capsys):
     status = main(["export", GAME, "--rounds", "20000", "--seed", "4", "--out", str(tmp_path / "x"),
-                   "--target-rtp", "95%"])
+                   "--target-rtp", "95%", "--no-screens"])
     assert status == 0
     out = capsys.readouterr().out
     assert out.count("KL divergence") == 2 and "to 95.000000 %" in out

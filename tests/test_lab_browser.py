@@ -269,7 +269,29 @@ def test_notebook_runs_in_lab(lab, chromium, shots, name):
     with notebook_page(lab, chromium, name, shots) as page:
         run_all(page, lab, name, shots)
         lab_screenshot(page, shots / f"{name}.png")
+        if name == "06_round_viewer":
+            assert_round_viewer_steps(page, shots)
         assert_saved_without_outputs(page, path, sources)
+
+
+def assert_round_viewer_steps(page, shots: Path) -> None:
+    """The round viewer steps in JupyterLab: Next shows step 2 and another picture, Previous step 1 again."""
+    step = page.locator(".jp-NotebookPanel .wb-rv-step")
+    first = step.inner_text()
+    steps = int(re.match(r"step 1 of (\d+)", first).group(1))
+    image = page.locator(".jp-NotebookPanel img.wb-rv-image").get_attribute("src")
+    if steps < 2:  # (a round of one screen has nothing to step through; the largest win of 200,000 rounds has more)
+        pytest.fail(f"06_round_viewer: the largest win of the run shows {steps} screen(s)")
+    page.locator(".jp-NotebookPanel button.wb-rv-next").click()
+    page.wait_for_function("(t) => document.querySelector('.jp-NotebookPanel .wb-rv-step').innerText != t", arg=first,
+                           timeout=STEP_MS)
+    assert step.inner_text().startswith(f"step 2 of {steps}")
+    assert page.locator(".jp-NotebookPanel img.wb-rv-image").get_attribute("src") != image
+    lab_screenshot(page, shots / "06_round_viewer_step_2.png")
+    page.locator(".jp-NotebookPanel button.wb-rv-prev").click()
+    page.wait_for_function("(t) => document.querySelector('.jp-NotebookPanel .wb-rv-step').innerText == t", arg=first,
+                           timeout=STEP_MS)
+    assert_no_error(page, "06_round_viewer", shots)
 
 
 def assert_saved_without_outputs(page, path: Path, sources: list) -> None:

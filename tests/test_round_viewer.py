@@ -34,10 +34,18 @@ def test_the_viewer_replays_the_largest_win_and_steps_through_its_screens():
     assert viewer.replayed.round == viewer.found.options[-1][1] and viewer.replayed.win >= 50
 
 
-def test_bad_input_is_shown_and_a_template_without_screens_says_so():
+def test_bad_input_is_shown_and_a_round_without_screens_says_so(monkeypatch):
+    """A ways round (its reels' outcomes compressed: the trace turns its virtual stops back into windows) is drawn;
+    a trace without screens (no template records none today: forced here) says so instead of drawing nothing."""
+    from workbench.simulate import trace
+    from workbench.simulate.trace import RoundTrace
+
     viewer = RoundViewer("examples/ways_243", seed=1, spins=20_000)
-    assert viewer.replayed is not None and "not recorded yet" in viewer.step_label.value
-    assert viewer.picture.layout.display == "none"
+    assert viewer.replayed is not None and viewer.trace.steps and viewer.step_label.value.startswith("step <b>1</b> of ")
+    assert len(viewer.trace.steps[0].screen) == 5 and viewer.picture.layout.display != "none"
+    monkeypatch.setattr(trace, "trace_round", lambda model, replayed: RoundTrace(steps=(), amounts={}, counters={}))
+    viewer.replay_button.click()
+    assert "not recorded" in viewer.step_label.value and viewer.picture.layout.display == "none"
     viewer.where.value = "bogus >= 1"
     viewer.find_button.click()
     assert "wb-error" in viewer.status.value and "bogus" in viewer.status.value

@@ -20,8 +20,13 @@ WILD_COLOUR = "#ffd700"
 #: what the function that made a step did, in a designer's words (others: the function's name in words)
 STEP_WORDS = {"spin_windows": "spin", "fill_screen": "screen", "expand_reel": "reel expanded", "collapse": "cascade",
               "apply_mask": "wilds held", "wild_reels": "wild reels", "cluster_pay_screen": "drop paid",
-              "anywhere_pay_screen": "drop paid", "free_spins_feature": "free spin", "play_round": "respin"}
+              "anywhere_pay_screen": "drop paid", "free_spins_feature": "free spin", "play_round": "respin",
+              # rounds without a screen of their own: the trace's screens of their reel draws
+              "ways.play_round": "spin", "ways.play_round_tables": "spin", "anywhere.play_round": "spin",
+              "free_spins.spin_ways": "spin", "free_spins.play_round_ways": "bought trigger screen"}
 SCATTER_COLOUR = "#6a3d9a"
+#: the paylines of a screen's line wins, in turn
+LINE_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2"]
 
 
 def symbol_colours(game) -> dict:
@@ -42,15 +47,10 @@ def winning_cells(game, screen) -> tuple[frozenset, list]:
     """(cells ``(reel, row)`` of the screen's paid wins, their words), from the pay rule's slow reference evaluator of
     a drop (``Rule.reference_drop_wins``: each paid win's pay in credits and its cells); a rule without one, or a screen
     of another shape than the rule reads (a held reel, rows that vary), marks nothing.  Pays are before multipliers."""
-    from .model import rules
+    from .reference.screens import paid_wins
 
-    if getattr(game.rule, "reference_drop_wins", None) is None:
-        return frozenset(), []
     shown = [list(reel) for reel in screen]
-    try:
-        wins = rules.part(game.rule, "reference_drop_wins")(game, shown)
-    except (IndexError, KeyError, ValueError):
-        return frozenset(), []
+    wins = paid_wins(game, shown)
     cells, words = set(), []
     for pay, paid_cells in wins:
         cells |= set(paid_cells)
@@ -65,7 +65,10 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
     colours = symbol_colours(game)
     reels = len(step.screen)
     rows = max(len(reel) for reel in step.screen)
-    paying, _ = winning_cells(game, step.screen)
+    from .reference.screens import paid_wins
+
+    wins = paid_wins(game, step.screen)
+    paying = {cell for _, cells in wins for cell in cells}
     fig = Figure(figsize=(width, max(2.2, width * rows / reels * 0.62 + 0.9)))
     ax = fig.add_subplot()
     for r, reel in enumerate(step.screen):
@@ -78,6 +81,11 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
             label = name if len(name) <= 8 else name[:7] + "."
             ax.text(r + 0.5, y + 0.5, label, ha="center", va="center", fontsize=9 if reels <= 5 else 7 if reels <= 6 else 6,
                     fontweight="bold" if wild else "normal", color="white" if dark else "black")
+    if getattr(game.rule, "paylines", False):  # a line win's cells, one per reel: its payline drawn through them
+        for k, (_, cells) in enumerate(wins):
+            path = sorted(cells)
+            ax.plot([r + 0.5 for r, _ in path], [rows - 1 - row + 0.5 for _, row in path],
+                    color=LINE_COLOURS[k % len(LINE_COLOURS)], linewidth=2.4, alpha=0.8, solid_capstyle="round", zorder=2.5)  # (under the labels)
     ax.set_xlim(0, reels)
     ax.set_ylim(0, rows)
     ax.set_aspect("equal")
@@ -86,7 +94,7 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
     for side in ("top", "right", "left", "bottom"):
         ax.spines[side].set_visible(False)
     name = step.made_by.split(".")[-1]
-    what = STEP_WORDS.get(name, name.replace("_", " "))
+    what = STEP_WORDS.get(step.made_by, STEP_WORDS.get(name, name.replace("_", " ")))
     ax.set_title(f"Step {step.index + 1} of {of_steps} ({what}): round total so far {total_text}", fontsize=10)
     return _finish(fig)
 

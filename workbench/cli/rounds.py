@@ -67,10 +67,11 @@ def cmd_replay(args) -> int:
         from ..simulate.trace import trace_round
 
         trace = trace_round(model, r)
+    wins = _step_wins(game, trace, r.win_units > 0) if trace is not None else []
     if args.json:
         out = r.to_json()
         if trace is not None:
-            out["steps"] = [s.to_json() for s in trace.steps]
+            out["steps"] = [dict(s.to_json(), wins=w) for s, w in zip(trace.steps, wins)]
         print_json(out)
         return EXIT_OK
     print(f"{r.game} ({'base game' if r.bet_mode == 'base' else 'bet mode ' + r.bet_mode}), seed {r.seed}, "
@@ -84,14 +85,34 @@ def cmd_replay(args) -> int:
             print(f"  counted {name:22s} {count:,}")
     print(f"  random stream     SFC64 state {' '.join(format(v, 'x') for v in r.rng_state[:4])} at the round's start")
     if trace is not None:
-        _print_steps(trace, r)
+        _print_steps(trace, r, wins, game.pays.rule)
     sys.stdout.flush()
     return EXIT_OK
 
 
-def _print_steps(trace, r) -> None:
+def _step_wins(game, trace, won: bool) -> list:
+    """Per step, the paid wins the pay rule's reference evaluator finds on its screen: ``symbols``, ``cells``
+    ([reel, row] from 0) and ``pay_before_multipliers`` (x total bet, exact as a fraction's text and as a float)."""
+    from ..pays.scale import pay_scale
+    from ..reference.screens import paid_wins
+
+    scale = pay_scale(game)
+    out = []
+    for step in trace.steps:
+        found = paid_wins(game, step.screen) if won else []  # (a round that paid nothing shows no paid win)
+        out.append([{"symbols": sorted({step.screen[reel][row] for reel, row in cells}),
+                     "cells": [[reel, row] for reel, row in sorted(cells)],
+                     "pay_before_multipliers": float(pay * scale.denominator / scale.cost_units),
+                     "pay_before_multipliers_exact": str(pay * scale.denominator / scale.cost_units)}
+                    for pay, cells in found])
+    return out
+
+
+def _print_steps(trace, r, wins: list, rule: str) -> None:
+    """The steps' screens, each with the wins its pay rule (``rule``) finds there (scatters, awards and features are
+    in the round's amounts above)."""
     if not trace.steps:
-        print("  screens           this round template's screens are not recorded yet (its outcome above is)")
+        print("  screens           this round's screens were not recorded (its outcome above was)")
         return
     print(f"  screens           {len(trace.steps)} (reels left to right, rows from the top; the round's total so far)")
     for step in trace.steps:
@@ -101,6 +122,10 @@ def _print_steps(trace, r) -> None:
         for row in range(max(len(reel) for reel in step.screen)):
             cells = [reel[row] if row < len(reel) else "" for reel in step.screen]
             print("      " + " ".join(f"{c:>{width}s}" for c in cells))
+        for win in wins[step.index]:
+            where = " ".join(f"{reel + 1}:{row + 1}" for reel, row in win["cells"])
+            print(f"      {rule} win {', '.join(win['symbols'])} at reel:row {where}, "
+                  f"{win['pay_before_multipliers']:,.4f} x total bet before multipliers")
 
 
 def cmd_find(args) -> int:
@@ -143,6 +168,9 @@ def add_export(sub, seed_type, spins_type, round_type, game_type, stake_type) ->
     p.add_argument("--target-rtp", type=rtp_number, metavar="RTP",
                    help="reweight each mode's lookup table to this RTP (0.96 or 96%%) with the least change of "
                         "distribution (minimum Kullback-Leibler divergence), and print how far the weights moved")
+    p.add_argument("--no-screens", dest="screens", action="store_false",
+                   help="books without the rounds' screens (reveal and winInfo events): outcomes only, written at the "
+                        "simulator's speed (with screens every round is also traced, a few milliseconds each)")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON")
     p.set_defaults(func=cmd_export)
 
@@ -157,7 +185,7 @@ def cmd_export(args) -> int:
     check_output_folder(args.out)
     game = load_game(args.game)
     done = export_stake(game, args.out, rounds=args.rounds, seed=args.seed, target_rtp=args.target_rtp,
-                        modes=args.bet_mode)
+                        modes=args.bet_mode, screens=args.screens)
     if args.json:
         print_json(json.loads((done.folder / "workbench_export.json").read_text()))
         return EXIT_OK

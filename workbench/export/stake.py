@@ -7,10 +7,19 @@ its ``events`` and ``weights``), per mode a lookup table ``lookUpTable_<mode>_0.
 The server draws a book with probability weight / total weight and shows its events.
 
 What this writes: the first ``rounds`` rounds of ``simulate(game in the mode, rounds, seed)``, each a book of weight 1
-(or the weights of ``--target-rtp``, :func:`reweight_to_rtp`).  A book's events are what the compiled rounds record: a
-``win`` per paying component, a ``counter`` per feature count that moved (starts, spins, retriggers, caps) and the
-``finalWin``; each book also names its ``round`` and the run's ``seed``, so ``workbench replay`` plays it again.  The
-screens are not recorded by the compiled rounds, so the books carry no reveals.
+(or the weights of ``--target-rtp``, :func:`reweight_to_rtp`).  A book's events are, in order:
+
+- per screen of the round (with ``screens``, the default): a ``reveal`` (``board``: reels left to right, each its
+  rows from the top as ``{"name": symbol}``; ``step``: what drew it, :attr:`~workbench.simulate.trace.Step.made_by`;
+  ``totalWin``: the round's total once it was paid, hundredths of the base bet, floored), then, when the pay rule's
+  reference evaluator finds paid wins on it, a ``winInfo`` (per win its ``symbols``, ``positions`` as
+  ``{"reel", "row"}`` from 0, and ``basePay``: its pay before any multiplier, hundredths of the base bet, floored).
+  The screens come from the rounds traced as Python (:func:`~workbench.simulate.trace.trace_rounds`, a few
+  milliseconds a round), whose amounts must equal the compiled rounds', or nothing is written;
+- a ``win`` per paying component (the compiled round's amounts), a ``counter`` per feature count that moved (starts,
+  spins, retriggers, caps) and the ``finalWin``.
+
+Each book also names its ``round`` and the run's ``seed``, so ``workbench replay`` plays it again.
 
 Payouts are the round's win floored to a hundredth of the base bet (the RGS takes integers); the RTP this rounding
 costs is computed exactly and stated.  Must-drop jackpots, which the workbench pays from a separate stream over
@@ -26,6 +35,7 @@ import hashlib
 import io
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -37,14 +47,18 @@ from .._atomic import write_output
 from ..errors import WorkbenchError
 from ..io import render_text
 from ..simulate.engine import round_model
-from ..simulate.replay import RoundPlayer, _block_stream, _cost_units
+from ..pays.scale import pay_scale
 from ..simulate.lanes import SIMULATE_BLOCK
+from ..simulate.replay import RoundPlayer, _block_stream, _cost_units
+from ..simulate.trace import trace_rounds
 
 #: the RGS's payout unit: hundredths of the base bet
 PAYOUT_SCALE = 100
 #: total weight of a reweighted lookup table (integers near 2^62 keep the rounding of weights far below 1e-6 of RTP)
 REWEIGHT_TOTAL = 1 << 62
 MANIFEST = "workbench_export.json"
+#: rounds traced in one child process for their screens (one start-up each; a round takes a few milliseconds)
+TRACE_PIECE = 5_000
 
 
 class ExportError(WorkbenchError):
@@ -162,33 +176,82 @@ class StakeExport:
     check: "ExportCheck | None" = None
 
 
-def _mode_rounds(game, seed: int, rounds: int):
+def _screen_events(game, trace, hundredths, credit_units: int, won: bool) -> list:
+    """The ``reveal`` and ``winInfo`` events of a traced round's screens (see the module docstring); ``credit_units``:
+    pay units per credit per bet multiplier; ``won``: whether the round paid (a round that paid nothing has no paid
+    win to look for: the slow reference evaluator runs on the screens of paying rounds only)."""
+    from ..reference.screens import paid_wins
+
+    events = []
+    for step in trace.steps:
+        events.append({"type": "reveal", "board": [[{"name": sym} for sym in reel] for reel in step.screen],
+                       "step": step.made_by, "totalWin": hundredths(step.total_units)})
+        wins = paid_wins(game, step.screen) if won else []
+        if wins:
+            events.append({"type": "winInfo", "wins": [
+                {"symbols": sorted({step.screen[r][row] for r, row in cells}),
+                 "positions": [{"reel": r, "row": row} for r, row in sorted(cells)],
+                 "basePay": hundredths(pay * credit_units)} for pay, cells in wins]})
+    return events
+
+
+def _played_block(game, model, player, first: int, end: int, screens: bool) -> list:
+    """(amounts, counters, win in pay units, trace or None) of rounds ``first`` .. ``end - 1`` (the player's next
+    rounds); with ``screens`` the same rounds traced in pieces of :data:`TRACE_PIECE`, a child process per piece and
+    one piece per core at once, each round refused unless it paid what the compiled round paid."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    played, starts = [], []
+    for index in range(first, end):
+        if (index - first) % TRACE_PIECE == 0:
+            starts.append((index, min(TRACE_PIECE, end - index), player.rng.copy()))
+        amounts, counters = player.play()
+        played.append((amounts, counters, player.won))
+    if not screens:
+        return [p + (None,) for p in played]
+    with ThreadPoolExecutor(max_workers=max(1, min(len(starts), os.cpu_count() or 1))) as pool:
+        pieces = pool.map(lambda job: trace_rounds(model, job[2], job[1], what=f"rounds {job[0]:,} to "
+                                                   f"{job[0] + job[1] - 1:,}"), starts)
+        traces = [t for piece in pieces for t in piece]
+    for k, ((amounts, _, _), trace) in enumerate(zip(played, traces)):
+        if [trace.amounts[c] for c in model.components] != amounts.tolist():
+            raise ExportError(f"{game.name}: round {first + k:,} played as Python paid {trace.amounts}, not what the "
+                              f"compiled round paid: its screens cannot be written")
+    return [p + (t,) for p, t in zip(played, traces)]
+
+
+def _mode_rounds(game, seed: int, rounds: int, screens: bool = True):
     """(payouts in hundredths of the base bet, exact win in pay units, books' events) of rounds 0 .. rounds - 1 of
-    ``simulate(game, rounds, seed)``."""
+    ``simulate(game, rounds, seed)``; ``screens``: with each round's screens (traced)."""
     model = round_model(game)
     price = _cost_units(model)  # a round's price in pay units
     base_units = Fraction(model.params.cost_units)  # the base bet in pay units
+    credit_units = pay_scale(game).denominator  # pay units per credit per bet multiplier
+
+    def hundredths(units) -> int:  # pay units as hundredths of the base bet, floored
+        return int(Fraction(units) * PAYOUT_SCALE / base_units // 1)
+
     payouts = np.zeros(rounds, dtype=np.uint64)
     exact_total = 0
     books = []
     for block in range(-(-rounds // SIMULATE_BLOCK)):
         player = RoundPlayer(model, _block_stream(seed, block))
-        first = block * SIMULATE_BLOCK
-        for index in range(first, min(rounds, first + SIMULATE_BLOCK)):
-            amounts, counters = player.play()
-            won = player.won
+        first, end = block * SIMULATE_BLOCK, min(rounds, (block + 1) * SIMULATE_BLOCK)
+        for index, (amounts, counters, won, trace) in enumerate(_played_block(game, model, player, first, end, screens),
+                                                                start=first):
             if won < 0:
                 raise ExportError(f"{game.name}: round {index} paid {won} pay units (below 0)")
             exact_total += won
-            payout = int(Fraction(won * PAYOUT_SCALE) / base_units // 1)  # floored to a hundredth of the base bet
+            payout = hundredths(won)
             payouts[index] = payout
-            events = [{"index": k, "type": "win", "component": name, "amount": int(Fraction(int(a) * PAYOUT_SCALE) / base_units // 1)}
-                      for k, (name, a) in enumerate((n, a) for n, a in zip(model.components, amounts) if a)]
-            events += [{"index": len(events) + k, "type": "counter", "name": name, "count": int(c)}
-                       for k, (name, c) in enumerate((n, c) for n, c in zip(model.counters, counters) if c)]
-            events.append({"index": len(events), "type": "finalWin", "amount": payout})
-            books.append({"id": index + 1, "payoutMultiplier": payout, "events": events,
-                          "round": index, "seed": seed})
+            events = _screen_events(game, trace, hundredths, credit_units, won > 0) if trace is not None else []
+            events += [{"type": "win", "component": name, "amount": hundredths(int(a))}
+                       for name, a in zip(model.components, amounts) if a]
+            events += [{"type": "counter", "name": name, "count": int(c)}
+                       for name, c in zip(model.counters, counters) if c]
+            events.append({"type": "finalWin", "amount": payout})
+            books.append({"id": index + 1, "payoutMultiplier": payout,
+                          "events": [{"index": k, **e} for k, e in enumerate(events)], "round": index, "seed": seed})
         player.check()
     simulated = Fraction(exact_total) / price / rounds
     floored = Fraction(int(payouts.sum()), PAYOUT_SCALE) * base_units / price / rounds
@@ -219,10 +282,11 @@ def _write_mode(folder: Path, name: str, payouts: np.ndarray, weights: np.ndarra
 
 
 def export_stake(game, folder, *, rounds: int, seed: int, target_rtp: float | None = None,
-                 modes: list[str] | None = None) -> StakeExport:
+                 modes: list[str] | None = None, screens: bool = True) -> StakeExport:
     """Write every bet mode of ``game`` (or ``modes``) to ``folder`` in Stake Engine's format, then check it
     (:func:`check_stake_export`; :class:`ExportError` if the check fails).  ``target_rtp`` (x each mode's cost):
-    reweight every mode's lookup table to it (:func:`reweight_to_rtp`)."""
+    reweight every mode's lookup table to it (:func:`reweight_to_rtp`).  ``screens``: the books show every screen
+    (``reveal`` and ``winInfo`` events; the rounds are traced, a few milliseconds each); without, outcomes only."""
     folder = Path(folder)
     names = list(game.all_bet_modes) if modes is None else list(modes)
     if names[0] != "base":
@@ -244,7 +308,7 @@ def export_stake(game, folder, *, rounds: int, seed: int, target_rtp: float | No
     for name in names:
         played = game if name == "base" else game.in_bet_mode(name)
         cost = float(played.bet_mode.cost)
-        model, payouts, books, simulated, rounding = _mode_rounds(played, seed, rounds)
+        model, payouts, books, simulated, rounding = _mode_rounds(played, seed, rounds, screens)
         weights = np.ones(rounds, dtype=np.uint64)
         tilt = None
         if target_rtp is not None:
@@ -260,6 +324,9 @@ def export_stake(game, folder, *, rounds: int, seed: int, target_rtp: float | No
                 "rounds_per_mode": rounds, "payout_unit": "hundredths of the base bet (floored)",
                 "books": "each book is round 'round' of 'workbench simulate GAME --bet-mode MODE --seed SEED': "
                          "'workbench replay' plays it again",
+                "screens": ("every screen of a round is a 'reveal' event (board: reels left to right, rows from the "
+                            "top), its paid wins a 'winInfo' (positions from 0, basePay before multipliers)"
+                            if screens else "not written (outcomes only)"),
                 "files": {f: _sha256(folder / f) for f in files},
                 "modes": [m.to_json() for m in out.modes]}
     write_output(folder / MANIFEST, json.dumps(manifest, indent=2) + "\n")

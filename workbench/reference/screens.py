@@ -134,3 +134,19 @@ def scatter_count(game: Game, strip_set: StripSet, stops: tuple, group_name: str
             break
         total += c
     return total
+
+
+def paid_wins(game: Game, screen) -> list[tuple[Fraction, frozenset]]:
+    """The paid wins of one screen (``screen[reel][row]``: symbol names), each (pay in credits per bet multiplier,
+    before multipliers; its cells ``(reel, row)``), by the pay rule's slow reference evaluator of a drop
+    (``Rule.reference_drop_wins``); none for a rule without one, or a screen of another shape than the rule reads
+    (a held reel, rows that vary)."""
+    from ..model import rules
+
+    if getattr(game.rule, "reference_drop_wins", None) is None:
+        return []
+    try:
+        wins = rules.part(game.rule, "reference_drop_wins")(game, [list(reel) for reel in screen])
+    except (IndexError, KeyError, ValueError):
+        return []
+    return [(Fraction(pay), frozenset(cells)) for pay, cells in wins]

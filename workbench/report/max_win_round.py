@@ -38,8 +38,8 @@ def max_win_round_figures(sim, game) -> tuple[list, str]:
         return [], f"The round of the largest simulated win could not be traced: {exc}"
     command = f"workbench replay GAME --seed {top.seed} --round {top.round} --trace"
     if not trace.steps:
-        return [], (f"Round {top.round:,} of seed {top.seed} paid the largest simulated win; this round template's "
-                    f"screens are not recorded yet ({command} prints its outcome).")
+        return [], (f"Round {top.round:,} of seed {top.seed} paid the largest simulated win; its screens were "
+                    f"not recorded ({command} prints its outcome).")
     steps = chosen_steps(trace.steps)
     price = top.cost_units
     figures = [screen_figure(step, game, total_text=f"{float(step.total_units / price):,.4f}".rstrip("0").rstrip(".")

@@ -81,6 +81,13 @@ METER_SPUN = WHEEL_AT + 3
 LEFT, AWARDED, MULT, WIN, METER = range(5)
 GROWTH = {"none": 0, "per_spin": 1, "per_win": 2}
 
+
+def held_units(params) -> int:
+    """Pay units the round has won in its running feature but not yet added to its amounts (the feature pays its win
+    when it ends): what a traced round's running total adds (:mod:`workbench.simulate.trace`).  Plain Python."""
+    state = params.fs.state
+    return int(state[WIN]) if state[LEFT] > 0 else 0
+
 # The compiled feature: spins by capped trigger count (``award``, ``retrigger``: int64[cap_count + 1]), or, when drawn
 # from a table (``free_spins_table`` / ``retrigger_table``), per capped count the cumulative entry weights
 # (``award_cum``: int64[cap_count + 1, entries]) and the entries' spins (``award_spins``; no entries: not drawn); the

@@ -139,7 +139,7 @@ class RoundViewer(widgets.VBox):
                              f"--seed {r.seed} --round {r.round}</code>")
         if not self.trace.steps:
             self.picture.layout.display = "none"
-            self.step_label.value = "this round template's screens are not recorded yet (its outcome is above)"
+            self.step_label.value = "this round's screens were not recorded (its outcome is above)"
             self.prev_button.disabled = self.next_button.disabled = True
             return
         self.show_step(0)
