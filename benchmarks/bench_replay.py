@@ -6,7 +6,9 @@ the game's own end-to-end rate from the same run, alternated over several runs (
 - one round per call: ``RoundPlayer`` (what replay, find's matching pieces and export play);
 - replay: ``replay_round`` of a round in the middle of a block (the block's rounds before it, then the round);
 - find: a rare condition over a run (rounds searched per second, pieces that cannot match skipped);
-- export: ``workbench export`` rounds per second (books, lookup table, zstandard, its own check), the user's path.
+- export: ``workbench export`` rounds per second (books, lookup table, zstandard, its own check), the user's path:
+  with the books' screens (every round traced as Python, in pieces, one child process per core: the default) and
+  with ``--no-screens`` (outcomes only).
 
     .venv/bin/python benchmarks/bench_replay.py [--repeats 5] [--json FILE]
 """
@@ -36,15 +38,17 @@ END_TO_END = 1 << 20
 SINGLE = 20_000
 FIND_SPINS = 4_000_000
 EXPORT_ROUNDS = 50_000
+EXPORT_SCREENS_ROUNDS = 5_000
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _export_rate(name: str) -> float:
+def _export_rate(name: str, screens: bool) -> float:
+    rounds = EXPORT_SCREENS_ROUNDS if screens else EXPORT_ROUNDS
     with tempfile.TemporaryDirectory() as out:
         t0 = time.perf_counter()
-        subprocess.run([str(ROOT / ".venv/bin/workbench"), "export", name, "--rounds", str(EXPORT_ROUNDS), "--out",
-                        out, "--bet-mode", "base"], check=True, capture_output=True)
-        return EXPORT_ROUNDS / (time.perf_counter() - t0)
+        subprocess.run([str(ROOT / ".venv/bin/workbench"), "export", name, "--rounds", str(rounds), "--out",
+                        out, "--bet-mode", "base"] + ([] if screens else ["--no-screens"]), check=True, capture_output=True)
+        return rounds / (time.perf_counter() - t0)
 
 
 def main() -> None:
@@ -58,7 +62,8 @@ def main() -> None:
         play_chunk(m, chunk_state(1, 0), 1_000)
         RoundPlayer(m, chunk_state(1, 1)).play()
     draws = NumpyDraws(games["super_10_stars"], 2_000_000)
-    keys = ("end_to_end", "one_round_per_call", "replay_seconds", "find_rounds_per_s", "export_rounds_per_s")
+    keys = ("end_to_end", "one_round_per_call", "replay_seconds", "find_rounds_per_s", "export_rounds_per_s",
+            "export_screens_rounds_per_s")
     rates = {name: {k: [] for k in keys} for name in GAMES}
     for rep in range(args.repeats):
         order = list(GAMES) if rep % 2 == 0 else list(GAMES)[::-1]
@@ -78,7 +83,8 @@ def main() -> None:
             t0 = time.perf_counter()
             find_rounds(games[name], 5 + rep, FIND_SPINS, GAMES[name], limit=10**6)
             r["find_rounds_per_s"].append(FIND_SPINS / (time.perf_counter() - t0))
-            r["export_rounds_per_s"].append(_export_rate(name))
+            r["export_rounds_per_s"].append(_export_rate(name, screens=False))
+            r["export_screens_rounds_per_s"].append(_export_rate(name, screens=True))
         draws.measure()
     out = {"numpy": draws.summary(), "games": {}}
     print(f"numpy stop draws: {fmt(spread(draws.rates, 1e-6), 1)} M/s (min / median / max, {args.repeats} runs)")
@@ -88,7 +94,8 @@ def main() -> None:
         print(f"{name:28s} end to end {fmt(row['end_to_end'], 0)} k/s; one round per call "
               f"{fmt(row['one_round_per_call'], 1)} k/s; replay of round 500,000 {fmt(row['replay_seconds'], 3)} s; "
               f"find '{GAMES[name]}' {fmt(row['find_rounds_per_s'], 0)} k rounds/s; "
-              f"export (CLI) {fmt(row['export_rounds_per_s'], 1)} k rounds/s")
+              f"export (CLI) {fmt(row['export_rounds_per_s'], 1)} k rounds/s without screens, "
+              f"{fmt(row['export_screens_rounds_per_s'], 2)} k rounds/s with screens")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
 

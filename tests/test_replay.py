@@ -11,14 +11,19 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
 
+from hyp import examples
+from randomgames import random_game_text
+from test_consistency import TEMPLATES, _accepted_mutant
 from workbench.cli import main
 from workbench.errors import SimulationError
-from workbench.io import example_games, load_game, shipped_games
+from workbench.io import example_games, load_game, loads_game, shipped_games
 from workbench.simulate import simulate
 from workbench.simulate.engine import round_model
 from workbench.simulate.lanes import SIMULATE_BLOCK
 from workbench.simulate.replay import RoundPlayer, _block_stream, find_rounds, replay_round
+from workbench.simulate.trace import trace_round
 
 GAMES = shipped_games() + example_games()
 
@@ -63,6 +68,41 @@ def test_replayed_rounds_add_up_to_the_run_of_every_game(name):
             assert wins.sum() == pooled.raw.won and (comps.sum(axis=0) == pooled.raw.comp_sum).all(), (name, "2 workers")
             assert (counts.sum(axis=0) == pooled.raw.counters).all() and pooled.raw.hits == run.raw.hits
             assert pooled.max_win_round.round == run.max_win_round.round
+
+
+def _replays_the_run(game, seed: int = 7, rounds: int = 2_000) -> None:
+    """Rounds played one at a time add up to the run's sums (any chunk size), and its largest win traces to its
+    amounts (:func:`~workbench.simulate.trace.trace_round` refuses a trace that pays otherwise)."""
+    model = round_model(game)
+    wins, comps, counts = _every_round(model, seed, rounds)
+    run = simulate(game, rounds, seed, chunk_size=700)
+    assert wins.sum() == run.raw.won and (comps.sum(axis=0) == run.raw.comp_sum).all()
+    assert (counts.sum(axis=0) == run.raw.counters).all() and (wins > 0).sum() == run.raw.hits
+    top = run.max_win_round
+    if wins.max() == 0:  # a game that paid nothing has no largest win to replay
+        assert top is None
+        return
+    assert top.round == int(np.argmax(wins)) and top.win_units == wins.max()
+    assert trace_round(model, top).amounts == top.components
+
+
+@settings(max_examples=examples(6), deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=random_game_text())
+def test_random_line_games_replay_to_the_runs_rounds(text):
+    _replays_the_run(loads_game(text, "random_lines.toml"))
+
+
+@pytest.mark.parametrize("path", [p for paths in TEMPLATES.values() for p in paths], ids=lambda p: p.stem)
+def test_a_random_variant_of_every_game_replays_to_the_runs_rounds(path):
+    """A mutant of each shipped and gallery game (two random edits of its file: tests/mutants.py), its base game and
+    first bet mode."""
+    game, what = _accepted_mutant([path], 11)
+    for mode in list(game.all_bet_modes)[:2]:
+        try:
+            _replays_the_run(game.in_bet_mode(mode))
+        except AssertionError as exc:
+            raise AssertionError(f"{what} ({mode}): {exc}") from exc
 
 
 def test_rounds_of_a_later_block_replay_and_the_max_win_round_is_found_there():
