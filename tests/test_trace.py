@@ -8,6 +8,7 @@ records are screens of the game: each reel of a first spin is a window of one of
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -79,6 +80,31 @@ def test_every_free_spin_of_a_ways_feature_is_a_screen_with_the_running_total():
     assert sum(pays) == replayed.components["free_spins"]
     base = trace.steps[0].total_units
     assert [s.total_units for s in trace.steps[1:]] == [base + sum(pays[: k + 1]) for k in range(spins)]
+
+
+def test_a_table_wilds_drawn_multipliers_are_on_its_cells_and_pay_what_the_spin_paid():
+    """ways_1024_free_wild_multipliers: each free spin's WILD draws its multiplier (2 or 3) as it lands; the trace
+    puts it on the cell, and the reference ways pay of the screen with those multipliers is what the spin added."""
+    from workbench.reference.pays import ways_wins
+
+    game = load_game("examples/ways_1024_free_wild_multipliers")
+    model = round_model(game)
+    scale = pay_scale(game)
+    top = simulate(game, 5_000, 12).max_win_round
+    steps = trace_round(model, top).steps
+    free = game.in_strip_mode(game.features["free_spins_mode"])
+    assert any(st.multipliers for st in steps)
+    spins_paid = 0
+    for before, st in zip(steps, steps[1:]):
+        shown = [list(reel) for reel in st.screen]
+        cells = {(r, row): m for r, row, m in st.multipliers}
+        assert all(shown[r][row] == "WILD" for r, row in cells) and set(cells.values()) <= {2, 3}
+        assert {(r, row) for r in range(len(shown)) for row in range(len(shown[r])) if shown[r][row] == "WILD"} == set(cells)
+        grid = [[cells.get((r, row), 1) for row in range(len(reel))] for r, reel in enumerate(shown)]
+        pay = scale.units(sum((w.paid for w in ways_wins(free, shown, grid)), start=Fraction(0)))
+        spins_paid += pay
+        assert st.total_units - before.total_units == pay  # (no scatter pays in these free spins' screens)
+    assert spins_paid == top.components["free_spins"]
 
 
 def test_replay_trace_on_the_command_line(capsys):

@@ -25,6 +25,8 @@ STEP_WORDS = {"spin_windows": "spin", "fill_screen": "screen", "expand_reel": "r
               "ways.play_round": "spin", "ways.play_round_tables": "spin", "anywhere.play_round": "spin",
               "free_spins.spin_ways": "spin", "free_spins.play_round_ways": "bought trigger screen"}
 SCATTER_COLOUR = "#6a3d9a"
+#: the most paylines drawn on one screen (its largest line wins; every paying cell is outlined)
+MOST_LINES = 10
 #: the paylines of a screen's line wins, in turn
 LINE_COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2"]
 
@@ -81,8 +83,12 @@ def screen_figure(step, game, *, total_text: str, of_steps: int, width: float = 
             label = name if len(name) <= 8 else name[:7] + "."
             ax.text(r + 0.5, y + 0.5, label, ha="center", va="center", fontsize=9 if reels <= 5 else 7 if reels <= 6 else 6,
                     fontweight="bold" if wild else "normal", color="white" if dark else "black")
+    for r, row, m in getattr(step, "multipliers", ()):  # a multiplier the screen drew for a cell: a badge on it
+        ax.text(r + 0.88, rows - 1 - row + 0.14, f"x{m}", ha="right", va="bottom", fontsize=8, fontweight="bold",
+                color="white", bbox={"boxstyle": "round,pad=0.15", "facecolor": "#b22222", "edgecolor": "none"}, zorder=4)
     if getattr(game.rule, "paylines", False):  # a line win's cells, one per reel: its payline drawn through them
-        for k, (_, cells) in enumerate(wins):
+        largest = sorted(wins, key=lambda w: w[0], reverse=True)[:MOST_LINES]  # (more would hide the screen)
+        for k, (_, cells) in enumerate(largest):
             path = sorted(cells)
             ax.plot([r + 0.5 for r, _ in path], [rows - 1 - row + 0.5 for _, row in path],
                     color=LINE_COLOURS[k % len(LINE_COLOURS)], linewidth=2.4, alpha=0.8, solid_capstyle="round", zorder=2.5)  # (under the labels)

@@ -122,6 +122,8 @@ def _print_steps(trace, r, wins: list, rule: str) -> None:
         for row in range(max(len(reel) for reel in step.screen)):
             cells = [reel[row] if row < len(reel) else "" for reel in step.screen]
             print("      " + " ".join(f"{c:>{width}s}" for c in cells))
+        if step.multipliers:
+            print("      multipliers drawn: " + ", ".join(f"reel:row {r + 1}:{row + 1} x{m}" for r, row, m in step.multipliers))
         for win in wins[step.index]:
             where = " ".join(f"{reel + 1}:{row + 1}" for reel, row in win["cells"])
             print(f"      {rule} win {', '.join(win['symbols'])} at reel:row {where}, "

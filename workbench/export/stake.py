@@ -10,9 +10,10 @@ What this writes: the first ``rounds`` rounds of ``simulate(game in the mode, ro
 (or the weights of ``--target-rtp``, :func:`reweight_to_rtp`).  A book's events are, in order:
 
 - per screen of the round (with ``screens``, the default): a ``reveal`` (``board``: reels left to right, each its
-  rows from the top as ``{"name": symbol}``; ``step``: what drew it, :attr:`~workbench.simulate.trace.Step.made_by`;
-  ``totalWin``: the round's total once it was paid, hundredths of the base bet, floored), then, when the pay rule's
-  reference evaluator finds paid wins on it, a ``winInfo`` (per win its ``symbols``, ``positions`` as
+  rows from the top as ``{"name": symbol}``, with ``"multiplier"`` where the screen drew one for the cell; ``step``:
+  what drew it, :attr:`~workbench.simulate.trace.Step.made_by`; ``totalWin``: the round's total once it was paid,
+  hundredths of the base bet, floored), then, when the pay rule's reference evaluator finds paid wins on it, a
+  ``winInfo`` (per win its ``symbols``, ``positions`` as
   ``{"reel", "row"}`` from 0, and ``basePay``: its pay before any multiplier, hundredths of the base bet, floored).
   The screens come from the rounds traced as Python (:func:`~workbench.simulate.trace.trace_rounds`, a few
   milliseconds a round), whose amounts must equal the compiled rounds', or nothing is written;
@@ -184,7 +185,10 @@ def _screen_events(game, trace, hundredths, credit_units: int, won: bool) -> lis
 
     events = []
     for step in trace.steps:
-        events.append({"type": "reveal", "board": [[{"name": sym} for sym in reel] for reel in step.screen],
+        drawn = {(r, row): m for r, row, m in step.multipliers}
+        board = [[dict({"name": sym}, **({"multiplier": drawn[(r, row)]} if (r, row) in drawn else {}))
+                  for row, sym in enumerate(reel)] for r, reel in enumerate(step.screen)]
+        events.append({"type": "reveal", "board": board,
                        "step": step.made_by, "totalWin": hundredths(step.total_units)})
         wins = paid_wins(game, step.screen) if won else []
         if wins:

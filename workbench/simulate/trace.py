@@ -47,17 +47,20 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Step:
     """One screen of a round: ``screen`` (reels x rows of symbol names; rows from the top), ``made_by`` (the function
     that drew or changed it), ``total_units`` (what the round had paid once this screen was paid, before the next
-    one came: pay units) and ``counters`` (the round's counters then, those above 0)."""
+    one came: pay units), ``counters`` (the round's counters then, those above 0) and ``multipliers`` (the cells
+    whose multiplier the screen drew: a wild's multiplier drawn from its table as it lands, reels and rows from 0)."""
 
     index: int
     made_by: str
     screen: tuple
     total_units: int
     counters: dict
+    multipliers: tuple = ()  # (reel, row, multiplier) of each cell whose multiplier the screen drew (table wilds)
 
     def to_json(self) -> dict:
         return {"index": self.index, "made_by": self.made_by, "screen": [list(r) for r in self.screen],
-                "total_units": self.total_units, "counters": self.counters}
+                "total_units": self.total_units, "counters": self.counters,
+                "multipliers": [{"reel": r, "row": row, "multiplier": m} for r, row, m in self.multipliers]}
 
 
 @dataclass(frozen=True)
@@ -86,10 +89,11 @@ def _spins_reels(record) -> bool:
 
 def spun_reels(game, record, path: tuple):
     """The strips a spin record of ``game``'s round (:func:`_spins_reels`) spins: per strip set, per reel (symbols,
-    stop of each virtual stop, the heights it can show), from the strip mode whose sets it was built from (equal set
+    stop of each virtual stop, the heights it can show), with the multipliers of each table wild's table there, from the strip mode whose sets it was built from (equal set
     weights and stop weight totals; when several modes match with other symbols, the one the record's field names:
     ``base`` for the round's own or a ``base`` field, else the mode of ``[features] <field>_spins_mode``, else the
     field's name); None when that is not decided."""
+    from ..exact.variants import table_wild_plan
     from ..exact.ways_outcomes import reel_heights
 
     totals = record.total if "vtab" in record._fields else record.total_weight
@@ -105,11 +109,12 @@ def spun_reels(game, record, path: tuple):
         matches = {named: matches[named]} if named in matches else {}
     if not matches:
         return None
-    sets = next(iter(matches.values()))
+    mode, sets = next(iter(matches.items()))
     heights = [[h for h, _ in reel_heights(game, i)] if "vtab" in record._fields else [game.rows[i]]
                for i in range(game.reels)]
-    return [[(tuple(strip.symbols), np.repeat(np.arange(len(strip)), strip.stop_weights), heights[i])
-             for i, strip in enumerate(s.reels)] for s in sets]
+    reels = [[(tuple(strip.symbols), np.repeat(np.arange(len(strip)), strip.stop_weights), heights[i])
+              for i, strip in enumerate(s.reels)] for s in sets]
+    return reels, [tuple(int(m) for m in tw.multipliers) for tw in table_wild_plan(game.in_strip_mode(mode))]
 
 
 def _payload(model, rng_state) -> dict:
@@ -166,7 +171,9 @@ def trace_rounds(model, rng_state, rounds: int, what: str = "rounds") -> list[Ro
             raise SimulationError(f"{model.game.name}: tracing {what} failed: {last}")
         with open(out, "rb") as f:
             results = pickle.load(f)
-    return [RoundTrace(steps=tuple(Step(index=k, **s) for k, s in enumerate(r["steps"])),
+    return [RoundTrace(steps=tuple(Step(index=k, **dict(s, multipliers=tuple(
+                           (reel, row, m) for (reel, row), m in sorted(s.get("multipliers", {}).items()))))
+                                   for k, s in enumerate(r["steps"])),
                        amounts=dict(zip(model.components, r["amounts"])), counters=dict(zip(model.counters, r["counters"])))
             for r in results]
 
@@ -181,10 +188,22 @@ class _Recorder:
         self.spun: dict = {}  # id of a spin record of the round's parameters: its strips (spun_reels)
         self.drawn: dict = {}  # reel: its window, of the spin being drawn
         self.params, self.held = None, None  # the round's parameters; the template's held_units(params), if any
+        self.tables: dict = {}  # id of a spin record: the multipliers of each of its table wilds' tables
+        self.multipliers: dict = {}  # (reel, row): multiplier, of the spin being drawn
 
     def watch(self, params, spun: dict) -> None:
         """Follow the reels that the spin records of ``params`` (the parameters the child plays) draw."""
-        self.spun = {id(record): spun[path] for path, record in _records(params) if path in spun}
+        self.spun = {id(record): spun[path][0] for path, record in _records(params) if path in spun}
+        self.tables = {id(record): spun[path][1] for path, record in _records(params) if path in spun}
+
+    def _multiplier_drawn(self, frame, index) -> None:
+        """A table wild's multiplier drawn (``drawn_outcome``'s ``weighted_index``: table ``t``, reel ``i``, row ``r``)
+        for the spin record of the caller's caller: the cell's multiplier on the spin's screen."""
+        local = frame.f_locals
+        spinner = frame.f_back.f_locals if frame.f_back is not None else {}
+        tables = self.tables.get(id(spinner.get("m", spinner.get("p"))))
+        if tables and "t" in local and "i" in local and "r" in local:
+            self.multipliers[(int(local["i"]), int(local["r"]))] = tables[int(local["t"])][int(index)]
 
     def _reel_drawn(self, caller, n, v, where: str) -> None:
         """A virtual stop ``v`` of ``n`` drawn by ``caller``: a reel of a spin record's screen when it is one."""
@@ -202,11 +221,15 @@ class _Recorder:
     def _show(self, reels, s: int, reel: int, h: int, v: int, where: str) -> None:
         symbols, stops, heights = reels[s][reel]
         stop = int(stops[v])
+        if reel == 0:
+            self.multipliers = {}  # (the last reel's multipliers are drawn after its screen is a step: shared)
         self.drawn[reel] = tuple(symbols[(stop + row) % len(symbols)] for row in range(heights[h]))
         if reel == len(reels[s]) - 1:
             screen = tuple(self.drawn.get(r, ()) for r in range(len(reels[s])))
             self.drawn = {}
             self._add_screen(where, screen)
+            if self.steps and self.steps[-1]["screen"] == screen:
+                self.steps[-1]["multipliers"] = self.multipliers
 
     def _name(self, code) -> str:
         code = int(code)
@@ -240,6 +263,10 @@ class _Recorder:
             return
         name = frame.f_code.co_name
         local = frame.f_locals
+        if self.tables and name == "weighted_index" and frame.f_back is not None \
+                and frame.f_back.f_code.co_name == "drawn_outcome":
+            self._multiplier_drawn(frame.f_back, arg)
+            return
         if self.spun and name == "bounded":
             self._reel_drawn(frame.f_back, local.get("n"), arg, self._where(frame.f_back))
             return
