@@ -570,6 +570,25 @@ def test_table_editor_headline_in_chromium(voila_tables, tmp_path):
 # ---------------------------------------------------------------------------
 # the round viewer (notebooks/06_round_viewer.ipynb)
 # ---------------------------------------------------------------------------
+def step_round_viewer(page, scope: str, shoot) -> None:
+    """The round viewer (inside ``scope``, a CSS selector or "") steps: Next shows step 2 and another picture
+    (``shoot()`` then takes a screenshot), Previous step 1 again."""
+    step = page.locator(f"{scope} .wb-rv-step".strip())
+    first = step.inner_text()
+    steps = int(re.match(r"step 1 of (\d+)", first).group(1))
+    assert steps > 1, f"the round shows {steps} screen(s): nothing to step through"
+    image = page.locator(f"{scope} img.wb-rv-image".strip()).get_attribute("src")
+    page.locator(f"{scope} button.wb-rv-next".strip()).click()
+    page.wait_for_function("([s, t]) => document.querySelector(s).innerText != t",
+                           arg=[f"{scope} .wb-rv-step".strip(), first], timeout=STEP_MS)
+    assert step.inner_text().startswith(f"step 2 of {steps}")
+    assert page.locator(f"{scope} img.wb-rv-image".strip()).get_attribute("src") != image
+    shoot()
+    page.locator(f"{scope} button.wb-rv-prev".strip()).click()
+    page.wait_for_function("([s, t]) => document.querySelector(s).innerText == t",
+                           arg=[f"{scope} .wb-rv-step".strip(), first], timeout=STEP_MS)
+
+
 def test_round_viewer_in_chromium(tmp_path):
     """The viewer finds the run's largest win, replays it and draws its first screen; Next and Previous step through
     its screens; a search for another condition lists rounds, and picking one replays it.  Screenshots of each."""
@@ -602,16 +621,7 @@ def test_round_viewer_in_chromium(tmp_path):
             assert steps > 1  # Super 10 Stars' largest win of a million rounds comes with a feature
             assert "workbench replay super_10_stars --seed 1 --round " in page.locator(".wb-rv-status").inner_text()
             assert re.search(r"win [\d,.]+ x total bet", page.locator(".wb-rv-summary").inner_text())
-            image = page.locator("img.wb-rv-image").get_attribute("src")
-            page.locator("button.wb-rv-next").click()
-            page.wait_for_function("(t) => document.querySelector('.wb-rv-step').innerText != t", arg=first,
-                                   timeout=STEP_MS)
-            assert step.inner_text().startswith(f"step 2 of {steps}")
-            assert page.locator("img.wb-rv-image").get_attribute("src") != image
-            screenshot(page, shots / "02_next_step.png")
-            page.locator("button.wb-rv-prev").click()
-            page.wait_for_function("(t) => document.querySelector('.wb-rv-step').innerText == t", arg=first,
-                                   timeout=STEP_MS)
+            step_round_viewer(page, "", lambda: screenshot(page, shots / "02_next_step.png"))
             # another search: the rounds that paid 100 x total bet or more; the second one replayed
             where = page.locator(".wb-rv-where input")
             where.fill("win >= 100")
