@@ -264,3 +264,22 @@ def test_the_table_editor_edits_a_reveal_table_and_the_exact_rtp_follows(tmp_pat
     after = par(editor.session.game).rtp_exact
     assert after > before
     assert after == par(load_game(path).with_table_weights("base_reveal", [8, 6, 10, 10, 12, 12, 12])).rtp_exact
+
+
+def test_a_second_look_at_the_largest_mode_reanalyses_no_strip_set(monkeypatch):
+    """mystery_stacks' free spins play 385 strip sets (one per reveal): the report reads that mode's sheet three
+    times (PAR of every mode, compliance, workbook), so all of one mode's analyses must fit the strip-set cache."""
+    import importlib
+
+    from workbench.exact import analysis
+
+    par_module = importlib.import_module("workbench.exact.par")  # the module (workbench.exact.par is its function)
+
+    game = load_game("examples/mystery_stacks")
+    first = par(game, "free_spins", full_cycle=False)
+    assert len(game.played_strip_sets("free_spins")) > 300
+    calls = []
+    monkeypatch.setattr(par_module, "analyse_strip_set",
+                        lambda *a, **k: calls.append(1) or analysis.analyse_strip_set(*a, **k))
+    second = par(game, "free_spins", full_cycle=False)
+    assert calls == [] and second.rtp_exact == first.rtp_exact

@@ -10,8 +10,11 @@ from ..model import Game, StripSet
 _SET_CACHE: dict = {}
 
 
-SET_CACHE_SIZE = 512  # strip-set analyses kept (an editor or tuner session touches a few sets over and over; a game
-# with mystery symbols plays one set per reveal: mystery_stacks 56 per mode, 3 entries each, 2 modes)
+SET_CACHE_SIZE = 4096  # strip-set analyses kept: 3 entries per strip set, and one mode's must all fit, or a second
+# look at it (the report reads each mode's sheet three times) re-analyses every set, since LRU keeps none of a mode
+# larger than the cache.  A game with mystery symbols plays one set per reveal: mystery_stacks has 56 in its base
+# game and 385 in its free spins (1,155 entries; all of that game's analyses together hold 6.5 MB, measured with
+# tracemalloc)
 
 
 _LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.exact.analysis", "workbench.exact.windows",
@@ -21,14 +24,15 @@ _LIMIT_MODULES = ("workbench.exact.moments", "workbench.exact.par", "workbench.e
 
 
 def _limits() -> tuple:
-    """The exact engine's work limits as they are now (an analysis made under other limits is not reused)."""
-    import sys
+    """The exact engine's work limits as they are now (an analysis made under other limits is not reused).  Every
+    module is imported first: a key must not change when an analysis imports a module the first time (it did, so
+    the first look at a game was never reused)."""
+    import importlib
 
     out = []
     for name in _LIMIT_MODULES:
-        module = sys.modules.get(name)
-        if module is not None:
-            out += [(name, k, v) for k, v in vars(module).items() if k.isupper() and k.endswith("_MAX") and isinstance(v, int)]
+        limits = vars(importlib.import_module(name)).items()
+        out += [(name, k, v) for k, v in limits if k.isupper() and k.endswith("_MAX") and isinstance(v, int)]
     return tuple(out)
 
 
