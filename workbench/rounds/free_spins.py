@@ -271,27 +271,33 @@ def play_feature_lines(p, rng, amounts, counters, count, s):
 
 @njit(cache=True, inline="always")
 def play_round_lines(p, rng, amounts, adjust, counters, stratum):
+    """One round: a bought feature (its trigger screen drawn when it is paid or read) or a base spin, then the
+    feature when it starts.  The feature has one call site: an inlined step is compiled once per call site, and
+    the feature inlined at two places (bought and triggered) took a fifth of the lines round's compile time
+    (docs/simulation.md, "What compiling costs")."""
     state = bought_state(p.fs.buy, stratum, rng)
-    if state >= 0:
-        s = -1
-        if p.comp_forced >= 0 or p.wilds.persists.shape[0] > 0:  # the trigger screen: a buy's, paid; or read only
-            s = draw_forced_stops(p.forced, state, rng)
-            for r in range(p.wins.shape[0]):
-                p.wins[r] = p.base.vwin[s, r, p.forced.out[r]]
-        if p.comp_forced >= 0:  # paid as a base spin
-            pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, p.fs.scratch, 0, p.comp_scatter,
-                              rng)
+    bought = state >= 0
+    s = -1
+    if not bought:
+        s = choose_set(p.base, rng)
+        spin_windows(p.base, s, rng, p.wins)
+    elif p.comp_forced >= 0 or p.wilds.persists.shape[0] > 0:  # the trigger screen: a buy's, paid; or read only
+        s = draw_forced_stops(p.forced, state, rng)
+        for r in range(p.wins.shape[0]):
+            p.wins[r] = p.base.vwin[s, r, p.forced.out[r]]
+    if bought:
+        if p.comp_forced >= 0:  # paid as a base spin, into its own component
+            pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, p.fs.scratch, 0,
+                              p.comp_scatter, rng)
             amounts[p.comp_forced] += screen_total(p.fs.scratch)
-        play_feature_lines(p, rng, amounts, counters, p.fs.state_count[state], s)
-        return
-    s = choose_set(p.base, rng)
-    spin_windows(p.base, s, rng, p.wins)
-    pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
-    drop = base_wild_outcome(p.base_wilds, rng)
-    if drop >= 0:  # after the count: a wild dropped on a scatter does not hide it
-        drop_base_wilds(p.base_wilds, drop, p.base, s, p.wins, p.lines, rng, amounts, counters)
-    count = p.counts[p.group]
-    if count >= p.fs.min_count:
+        count = p.fs.state_count[state]
+    else:
+        pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
+        drop = base_wild_outcome(p.base_wilds, rng)
+        if drop >= 0:  # after the count: a wild dropped on a scatter does not hide it
+            drop_base_wilds(p.base_wilds, drop, p.base, s, p.wins, p.lines, rng, amounts, counters)
+        count = p.counts[p.group]
+    if bought or count >= p.fs.min_count:
         play_feature_lines(p, rng, amounts, counters, count, s)
 
 
@@ -348,8 +354,11 @@ def play_feature_ways(p, rng, amounts, counters, count):
 
 @njit(cache=True, inline="always")
 def play_round_ways(p, rng, amounts, adjust, counters, stratum):
+    """One round: a bought feature (its trigger screen drawn and paid when the buy pays it) or a base spin, then
+    the feature when it starts; the feature has one call site (:func:`play_round_lines`)."""
     state = bought_state(p.fs.buy, stratum, rng)
-    if state >= 0:
+    bought = state >= 0
+    if bought:
         if p.comp_forced >= 0:  # the forced trigger screen, paid as a base spin
             m = p.base
             s = draw_forced_stops(p.forced, state, rng)
@@ -358,11 +367,11 @@ def play_round_ways(p, rng, amounts, adjust, counters, stratum):
                 m.outs[i] = drawn_outcome(m.tw, s, i, o, rng) if o < 0 else o
             pay_outcomes(m, s, m.outs, p.fs.scratch)
             amounts[p.comp_forced] += screen_total(p.fs.scratch)
-        play_feature_ways(p, rng, amounts, counters, p.fs.state_count[state])
-        return
-    s, count = spin_ways(p.base, rng)
-    pay_outcomes(p.base, s, p.base.outs, amounts)
-    if count >= p.fs.min_count:
+        count = p.fs.state_count[state]
+    else:
+        s, count = spin_ways(p.base, rng)
+        pay_outcomes(p.base, s, p.base.outs, amounts)
+    if bought or count >= p.fs.min_count:
         play_feature_ways(p, rng, amounts, counters, count)
 
 
