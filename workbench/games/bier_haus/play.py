@@ -141,13 +141,13 @@ def add_free_spin_wilds(p, rng, screen, beer, hans, mugs):
     """The wilds of a free spin, in order: beer reels, Persisting Wilds, Hans Wilds (never on a
     Persisting Wild), Bigger Mugs."""
     if beer:
-        random_wild_feature(p, rng, F_BEER, screen)
+        random_wild_feature(p, rng, np.int64(F_BEER), screen)
     apply_mask(screen, p.persist, p.wild)
     if hans:
         n = p.hans_wilds[draw_table(p.hans_cum, rng)]
         place_random_wilds(screen, p.free.rows, n, p.persist, p.wild, rng, p.placed)
     if mugs:
-        random_wild_feature(p, rng, F_MUGS, screen)
+        random_wild_feature(p, rng, np.int64(F_MUGS), screen)
 
 
 @njit(cache=True, _nrt=False)
@@ -191,7 +191,8 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
     feature_wins = 0
     played = 0
     ma = p.free
-    spins, hans, mugs, _ = trigger_awards(p, p.base, p.trigger_set[0], rng, amounts, adjust, counters, conditional, True)
+    spins, hans, mugs, _ = trigger_awards(p, p.base, p.trigger_set[0], rng, amounts, adjust, counters, conditional,
+                                          np.bool_(True))
     awarded += spins
     hans_meter += hans
     mugs_meter += mugs
@@ -239,7 +240,8 @@ def free_spins_feature(p, rng, amounts, adjust, counters, conditional):
             counters[K.retriggers] += 1
             if conditional:
                 adjust[C.free_spins] -= p.award[min(p.counts[p.g_heidi], p.award.shape[0] - 1)] * spin_value
-            spins, hans, mugs, red = trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional, False)
+            spins, hans, mugs, red = trigger_awards(p, ma, s, rng, amounts, adjust, counters, conditional,
+                                                       np.bool_(False))
             if conditional and red:
                 adjust[C.free_spins] -= wheel_value
             awarded += spins

@@ -141,18 +141,20 @@ def play_round(p, rng, amounts, adjust, counters, stratum):
             amounts[C.super10_cash] += np.int64(round(p.s10_value[entry] * p.cost_units))
         elif award == AWARD_FRENZY:
             counters[K.frenzy] += 1
-            red = np.int64(round(frenzy_wheel(p, rng, RED) * p.cost_units))
-            green = np.int64(round(frenzy_wheel(p, rng, GREEN) * p.cost_units))
+            red = np.int64(round(frenzy_wheel(p, rng, np.int64(RED)) * p.cost_units))
+            green = np.int64(round(frenzy_wheel(p, rng, np.int64(GREEN)) * p.cost_units))
             amounts[C.option_frenzy_red] += red
             amounts[C.option_frenzy_green] += green
             amounts[C.frenzy] += red if p.frenzy_choice == RED else green
         else:
             counters[K.super10_free_spins] += 1
-            free_spins(p, p.s10free, rng, p.s10_spins[entry], 1, False, amounts, counters, C.super10_free_spins, p.comp_s10free)
+            free_spins(p, p.s10free, rng, p.s10_spins[entry], np.int64(1), np.bool_(False), amounts, counters,
+                       np.int64(C.super10_free_spins), p.comp_s10free)
     if n_bonus >= p.bonus_trigger:
         counters[K.free_spins] += 1
         entry = draw_table(p.bonus_cum, rng)
-        free_spins(p, p.free, rng, p.bonus_spins[entry], p.bonus_mult[entry], True, amounts, counters, C.free_spins, p.comp_free)
+        free_spins(p, p.free, rng, p.bonus_spins[entry], p.bonus_mult[entry], np.bool_(True), amounts, counters,
+                   np.int64(C.free_spins), p.comp_free)
     return -1
 
 
