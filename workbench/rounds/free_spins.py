@@ -277,21 +277,20 @@ def play_round_lines(p, rng, amounts, adjust, counters, stratum):
     (docs/simulation.md, "What compiling costs")."""
     state = bought_state(p.fs.buy, stratum, rng)
     bought = state >= 0
-    s = -1
-    if not bought:
-        s = choose_set(p.base, rng)
-        spin_windows(p.base, s, rng, p.wins)
-    elif p.comp_forced >= 0 or p.wilds.persists.shape[0] > 0:  # the trigger screen: a buy's, paid; or read only
-        s = draw_forced_stops(p.forced, state, rng)
-        for r in range(p.wins.shape[0]):
-            p.wins[r] = p.base.vwin[s, r, p.forced.out[r]]
     if bought:
+        s = -1
+        if p.comp_forced >= 0 or p.wilds.persists.shape[0] > 0:  # the trigger screen: a buy's, paid; or read only
+            s = draw_forced_stops(p.forced, state, rng)
+            for r in range(p.wins.shape[0]):
+                p.wins[r] = p.base.vwin[s, r, p.forced.out[r]]
         if p.comp_forced >= 0:  # paid as a base spin, into its own component
             pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, p.fs.scratch, 0,
                               p.comp_scatter, rng)
             amounts[p.comp_forced] += screen_total(p.fs.scratch)
         count = p.fs.state_count[state]
     else:
+        s = choose_set(p.base, rng)
+        spin_windows(p.base, s, rng, p.wins)
         pay_drawn_windows(p.base, s, p.lines, p.scat, p.base_tw, p.wins, p.counts, amounts, 0, p.comp_scatter, rng)
         drop = base_wild_outcome(p.base_wilds, rng)
         if drop >= 0:  # after the count: a wild dropped on a scatter does not hide it
