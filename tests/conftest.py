@@ -21,3 +21,9 @@ def classic():
     from workbench.io import load_game
 
     return load_game("classic_tens")
+
+
+def pytest_configure(config):
+    from compile_times import CompileTimes
+
+    config.pluginmanager.register(CompileTimes(), "workbench_compile_times")

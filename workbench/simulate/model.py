@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from ..model import Game, rules
 
 
@@ -105,6 +107,9 @@ class RoundModel:
     # extra keeps its own spread); the round template's rules do not change
     exact_means: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", c_contiguous(self.params))
+
     @property
     def wager(self) -> float | None:
         """One round's price in currency at :attr:`stake` (the base total bet x the bet mode's cost): what a round
@@ -130,6 +135,23 @@ class RoundModel:
 
     def counter_index(self, name: str) -> int:
         return self.counters.index(name)
+
+
+def c_contiguous(params):
+    """``params`` with every array in it C-contiguous (namedtuples and tuples rebuilt, anything else kept).
+
+    numba compiles a chunk loop once per argument *type*, and an array's memory layout (C, Fortran or neither) is
+    part of its type: a transposed table (both-ways lines keep theirs so) would make a game that uses nothing
+    new compile its template's whole round again (issue 33: a game on existing mechanics adds no compile
+    time; tests/test_compile_sharing.py)."""
+    if isinstance(params, np.ndarray):
+        return params if params.flags.c_contiguous else np.ascontiguousarray(params)
+    if isinstance(params, tuple):
+        items = [c_contiguous(item) for item in params]
+        if all(new is old for new, old in zip(items, params)):
+            return params
+        return type(params)(*items) if hasattr(params, "_fields") else tuple(items)
+    return params
 
 
 def named_indices(type_name: str, names, module: str):
