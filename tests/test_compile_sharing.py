@@ -62,3 +62,14 @@ def test_a_both_ways_lines_game_plays_the_lines_template_with_c_ordered_tables()
     left_to_right = round_model(load_game("classic_tens"))
     assert both_ways.run_chunk is left_to_right.run_chunk
     assert numba.typeof(both_ways.params) == numba.typeof(left_to_right.params)
+
+
+def test_every_line_automaton_is_c_ordered_so_the_exact_engine_compiles_once():
+    """The exact engine's loops take the automaton's tables too: both-ways lines gathered theirs by column and
+    compiled ``exact.enumerate._search_all`` and ``exact.unpaid._unpaid_step`` a second time (33.8 and 15.2 s with
+    the first, benchmarks/bench_compile.py)."""
+    from workbench.pays.lines import line_automaton
+
+    for name in ("classic_tens", "examples/both_ways_10_lines", "examples/multiplier_wild_lines"):
+        automaton = line_automaton(load_game(name))
+        assert automaton.trans.flags.c_contiguous and automaton.gain.flags.c_contiguous, name

@@ -122,6 +122,12 @@ class LineAutomaton:
     combinations: tuple
     n_reels: int
 
+    def __post_init__(self) -> None:
+        # C order always: numba compiles the exact engine's and the round's loops once per array layout, and a
+        # table gathered by column (``trans_c[:, cls_of]``) can come out Fortran-ordered
+        for name in ("trans", "gain"):
+            object.__setattr__(self, name, np.ascontiguousarray(getattr(self, name)))
+
     @property
     def n_states(self) -> int:
         return len(self.live)
