@@ -141,8 +141,8 @@ def c_contiguous(params):
     """``params`` with every array in it C-contiguous (namedtuples and tuples rebuilt, anything else kept).
 
     numba compiles a chunk loop once per argument *type*, and an array's memory layout (C, Fortran or neither) is
-    part of its type: a transposed table (both-ways lines keep theirs so) would make a game that uses nothing
-    new compile its template's whole round again (issue 33: a game on existing mechanics adds no compile
+    part of its type: a transposed table (both-ways lines' tables were Fortran-ordered) makes a game that uses
+    nothing new compile its template's whole round again (issue 33: a game on existing mechanics adds no compile
     time; tests/test_compile_sharing.py)."""
     if isinstance(params, np.ndarray):
         return params if params.flags.c_contiguous else np.ascontiguousarray(params)
