@@ -29,7 +29,7 @@ from .analysis import (
 from .enumerate import DEFAULT_BUDGET, MAX_SEARCH_NODES, WORK_PER_COMBINATION, full_cycle_refusal, window_combinations
 from .parts import SCATTER_COLUMNS, BonusAwards, LinePays, ScatterPays, Triggers, pd
 from .scatters import ScatterCounts, scatter_counts
-from .sheet_cache import _SET_CACHE, _set_cached, _structure_key  # noqa: F401 (benchmarks clear par._SET_CACHE)
+from .sheet_cache import _SET_CACHE, _set_cached, structure_key  # noqa: F401 (benchmarks clear par._SET_CACHE)
 from .windows import strip_set_windows
 
 PRIZE_LEVELS = (0, 1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)  # x total bet
@@ -579,7 +579,7 @@ def par(game: Game, mode: str = "base", *, full_cycle: bool | str = "auto", budg
         windows = None
     # without the full cycle, a strip set's analysis depends only on it and the rest of the game: an edit of one
     # strip set (the editors, the tuner) re-analyses that set alone
-    structure = _structure_key(game) if full_cycle is False and windows is None else None
+    structure = structure_key(game) if full_cycle is False and windows is None else None
     if windows is None:
         windows = [_set_cached(structure, s, "windows", lambda s=s: strip_set_windows(game, s)) for s in strip_sets]
     automaton = line_automaton(game)
@@ -659,7 +659,7 @@ def _rule_par(game: Game, mode: str, strip_sets: list, scale: PayScale, full_cyc
         budget = min(budget, RULE_AUTO_CYCLE_BUDGET)
     # without the full cycle a strip set's analysis depends on it and the rest of the game only: an edit of one strip
     # set (the editors, the tuner) re-analyses that set alone, and a second look at the same game reuses it
-    structure = _structure_key(game) if full_cycle is False else None
+    structure = structure_key(game) if full_cycle is False else None
     results = [_set_cached(structure, s, ("rule", budget, quick),
                            lambda s=s: _rule_analysis(game, s, scale, full_cycle, budget, quick)) for s in strip_sets]
     combos = results[0][1]

@@ -36,7 +36,7 @@ def _limits() -> tuple:
     return tuple(out)
 
 
-def _structure_key(game: Game) -> str:
+def structure_key(game: Game) -> str:
     """Everything of ``game`` an analysis without the full cycle depends on, but its strip sets (and the limits)."""
     return repr(_limits()) + repr((game.reels, game.rows, game.bet, tuple(game.symbols.values()), game.paylines,
                  tuple((k, tuple(v.items())) for k, v in game.paytable.items()), tuple(game.scatters.values()),
