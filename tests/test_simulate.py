@@ -189,6 +189,47 @@ def test_dask_cluster_gives_the_local_result(classic):
     assert _strip_timing(remote.to_dict()) == _strip_timing(local.to_dict())
 
 
+def test_a_dask_run_plays_jobs_of_several_blocks_and_gives_the_local_result(classic):
+    from dask.distributed import LocalCluster
+
+    from workbench.simulate.lanes import SIMULATE_BLOCK
+
+    spins = 33 * SIMULATE_BLOCK + 12_345  # 34 blocks: jobs of 4 blocks on 2 worker threads
+    local = simulate(classic, spins, seed=22)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        remote = simulate(classic, spins, seed=22, scheduler=cluster.scheduler_address)
+    assert _strip_timing(remote.to_dict()) == _strip_timing(local.to_dict())
+
+
+def test_dask_jobs_grow_only_where_the_runner_chooses_their_size():
+    from workbench.simulate.lanes import SIMULATE_BLOCK, Plan
+    from workbench.simulate.runner import DASK_BLOCKS_PER_JOB, dask_job_blocks
+
+    def plan(chunk: int, blocks: int) -> Plan:
+        made = Plan(SIMULATE_BLOCK, chunk, 1, 1)
+        made.lane(-1, blocks * SIMULATE_BLOCK)
+        return made
+
+    one = plan(SIMULATE_BLOCK, 100)
+    dask_job_blocks(one, 2, False)
+    assert one.blocks_per_job == DASK_BLOCKS_PER_JOB == 8
+    dask_job_blocks(one, 20, False)  # 100 blocks on 20 threads: one block per job keeps 4 jobs per thread
+    assert one.blocks_per_job == 1
+    lane = one.lanes[-1]
+    lane.cursor = 88  # 12 blocks left on 2 threads: jobs of 1 block again, so the last ones are shared out
+    dask_job_blocks(one, 2, False)
+    assert one.blocks_per_job == 1
+    boxed = plan(SIMULATE_BLOCK, 100)
+    dask_job_blocks(boxed, 2, True)  # a time box keeps its short jobs
+    assert boxed.blocks_per_job == 1
+    chosen = plan(2 * SIMULATE_BLOCK, 100)
+    dask_job_blocks(chosen, 2, False)  # a job size the caller chose is kept
+    assert chosen.blocks_per_job == 2
+    parts = plan(SIMULATE_BLOCK // 4, 100)
+    dask_job_blocks(parts, 2, False)
+    assert parts.blocks_per_job == 1 and parts.piece_rounds == SIMULATE_BLOCK // 4
+
+
 def test_estimate_rtp_without_features_is_exact(classic):
     est = estimate_rtp(classic, precision=0.0002, seed=1)
     sheet = par(classic)
